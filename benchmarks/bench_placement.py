@@ -1,0 +1,101 @@
+"""Benchmark ``rwalter.meta.placement.assign`` against the floor of rendezvous hashing.
+
+The floor is the bare XXH64 work RisingWave's algorithm performs for the same input: one hash per
+(item, eligible container) pair in the actor pass and in the vnode pass. The pairs are replayed
+from the result (a container is eligible for an item while its running count is below its final
+count, which equals its quota), their byte inputs are built up front, and only the
+``xxh64_intdigest`` calls are timed, in a plain loop in the same process.
+
+Run: ``python benchmarks/bench_placement.py`` (target: assign <= 3x the floor).
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import timeit
+from pathlib import Path
+
+from xxhash import xxh64_intdigest
+
+try:
+    from rwalter.meta.placement import assign
+except ModuleNotFoundError:  # running from a checkout without an install
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from rwalter.meta.placement import assign
+
+TARGET_RATIO = 3.0
+
+
+def _replay(order: list[int], owners: dict[int, int], containers: list[int]) -> list[list[int]]:
+    """For each item (in ``order``) the containers that were still under quota."""
+    final = {c: 0 for c in containers}
+    for item in order:
+        final[owners[item]] += 1
+    running = dict.fromkeys(containers, 0)
+    eligible_per_item = []
+    for item in order:
+        eligible_per_item.append([c for c in containers if running[c] < final[c]])
+        running[owners[item]] += 1
+    return eligible_per_item
+
+
+def needed_hash_inputs(
+    job_id: int, workers: dict[int, int], actors: int, vnodes: int
+) -> list[bytes]:
+    """The byte strings RisingWave hashes in the two rendezvous passes of ``assign``."""
+    result = assign(job_id, workers, actors, vnodes)
+    actor_owner = {a: w for w, amap in result.items() for a in amap}
+    vnode_owner = {v: w for w, amap in result.items() for vs in amap.values() for v in vs}
+    ids = sorted(workers)
+    inputs: list[bytes] = []
+    for a, eligible in zip(
+        range(actors), _replay(list(range(actors)), actor_owner, ids), strict=True
+    ):
+        inputs.extend(struct.pack("<III", a, w, job_id) for w in eligible)
+    active = sorted(result)
+    for v, eligible in zip(
+        range(vnodes), _replay(list(range(vnodes)), vnode_owner, active), strict=True
+    ):
+        inputs.extend(struct.pack("<QII", v, w, job_id) for w in eligible)
+    return inputs
+
+
+def _best(stmt, number: int, repeat: int = 7) -> float:
+    return min(timeit.repeat(stmt, number=number, repeat=repeat)) / number
+
+
+def run(name: str, job_id: int, workers: dict[int, int], actors: int, vnodes: int) -> bool:
+    inputs = needed_hash_inputs(job_id, workers, actors, vnodes)
+
+    def floor() -> None:
+        h = xxh64_intdigest
+        for b in inputs:
+            h(b)
+
+    def placement() -> None:
+        assign(job_id, workers, actors, vnodes)
+
+    assign(job_id, workers, actors, vnodes)  # warm the encoding caches
+    t_floor = _best(floor, number=20)
+    t_assign = _best(placement, number=20)
+    ratio = t_assign / t_floor
+    ok = ratio <= TARGET_RATIO
+    print(
+        f"{name}: {len(inputs)} hashes; floor {t_floor * 1e3:.2f} ms, "
+        f"assign {t_assign * 1e3:.2f} ms, ratio {ratio:.2f}x "
+        f"({'meets' if ok else 'MISSES'} <= {TARGET_RATIO:g}x target)"
+    )
+    return ok
+
+
+def main() -> int:
+    uniform = {w: 4 for w in range(1, 65)}
+    mixed = {w: (1, 2, 4, 8)[w % 4] for w in range(1, 65)}
+    ok = run("64 workers x 4 slots, 64 actors, 256 vnodes", 1001, uniform, 64, 256)
+    run("64 workers x 1/2/4/8 slots, 64 actors, 256 vnodes", 1001, mixed, 64, 256)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

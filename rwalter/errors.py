@@ -1,0 +1,143 @@
+"""Error types, shaped like RisingWave's error layers.
+
+RisingWave's frontend wraps every failure in ``Failed to run the query`` and prints the chain of
+causes (thiserror-ext ``Report``), see ``e2e_test/error_ui/simple/main.slt``. An :class:`RwError`
+carries that chain (outermost first, innermost last) plus a stable rwalter ``code`` that keys the
+``explain/`` entries. rwalter's own advice (``hints``) is kept apart from RisingWave's text and is
+never part of ``message`` or of the rendered RisingWave block.
+
+Layers raise the helpers below; nothing else builds chains by hand:
+
+* :func:`frontend_error` - a one-cause error such as ``Invalid input syntax: ...``;
+* :func:`catalog_error` - ``Catalog error`` over its source (``table not found: t``);
+* :class:`MetaError` - raised by ``rwalter.meta``; :func:`from_meta` turns it into what the
+  frontend shows for one RPC (the gRPC line for Internal errors, ``Invalid parameter value`` for
+  InvalidArgument, ``Catalog error`` for NotFound), mirroring ``src/error/src/tonic.rs:199-225``
+  and ``src/meta/src/error.rs:201-216``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Stable error codes (the keys of ``rwalter.explain``).
+PARSE_ERROR = "parse-error"
+UNSUPPORTED_STATEMENT = "unsupported-statement"
+NOT_IMPLEMENTED = "not-implemented"
+INVALID_INPUT = "invalid-input-syntax"
+CATALOG_NOT_FOUND = "catalog-not-found"
+CATALOG_EXISTS = "catalog-already-exists"
+SESSION_CONFIG = "session-config"
+BACKFILL_UNRESCHEDULABLE = "backfill-unreschedulable"
+BLOCKED_BY_CREATING = "blocked-by-creating-backfill"
+BARRIER_REJECTED = "barrier-reschedule-rejected"
+MAX_PARALLELISM = "max-parallelism-exceeded"
+FRAGMENT_ENSEMBLE = "fragment-not-entry"
+NO_WORKERS = "no-workers"
+PERMISSION_DENIED = "permission-denied"
+LICENSE = "license"
+INVALID_PARAMETER = "invalid-parameter"
+TIMEOUT = "wait-timeout"
+SYSTEM_PARAM = "system-param"
+PROTOCOL = "protocol-error"
+QUERY = "query-error"
+META_INTERNAL = "meta-internal"
+SERVICE_UNAVAILABLE = "service-unavailable"
+SIMULATOR = "simulator-command"
+USAGE = "usage"
+
+NOT_IMPLEMENTED_TAIL = (
+    "No tracking issue yet. Feel free to submit a feature request at "
+    "https://github.com/risingwavelabs/risingwave/issues/new?labels=type%2Ffeature&template=feature_request.yml"
+)
+
+
+@dataclass
+class RwError(Exception):
+    """A failed statement as RisingWave reports it.
+
+    ``causes`` is the source chain, outermost first. ``context`` holds extra lines RisingWave
+    prints right under a single cause (the ``LINE 1:`` caret of a parse error). ``rw_hint`` is
+    RisingWave's own trailing ``Hint:`` paragraph; ``hints`` are rwalter's advice lines.
+    """
+
+    causes: list[str]
+    code: str
+    context: list[str] = field(default_factory=list)
+    rw_hint: str | None = None
+    hints: list[str] = field(default_factory=list)
+    position: tuple[int, int] | None = None  # 1-based (line, col) inside the statement
+
+    def __post_init__(self) -> None:
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The innermost cause: RisingWave's own text for what went wrong."""
+        return self.causes[-1]
+
+    def rendered(self) -> str:
+        """The block psql shows for this error (no colour, no rwalter hints)."""
+        lines = ["ERROR:  Failed to run the query", ""]
+        if len(self.causes) == 1:
+            lines.append("Caused by:")
+            lines.append("  " + self.causes[0])
+        else:
+            lines.append("Caused by these errors (recent errors listed first):")
+            lines.extend(f"  {i}: {c}" for i, c in enumerate(self.causes, 1))
+        lines.extend(self.context)
+        if self.rw_hint:
+            lines.extend(["", self.rw_hint])
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:  # pragma: no cover - debugging aid
+        return self.message
+
+
+def frontend_error(message: str, code: str = INVALID_INPUT, **kw: object) -> RwError:
+    """A single-cause frontend error (``ErrorCode`` Display text)."""
+    return RwError([message], code, **kw)  # type: ignore[arg-type]
+
+
+def invalid_input(message: str, **kw: object) -> RwError:
+    """``Invalid input syntax: <message>`` (``ErrorCode::InvalidInputSyntax``)."""
+    return frontend_error(f"Invalid input syntax: {message}", INVALID_INPUT, **kw)
+
+
+def not_implemented(feature: str) -> RwError:
+    """``bail_not_implemented!`` text, with its tracking-issue line."""
+    return RwError(
+        [f"Feature is not yet implemented: {feature}\n{NOT_IMPLEMENTED_TAIL}"], NOT_IMPLEMENTED
+    )
+
+
+def catalog_error(message: str, code: str = CATALOG_NOT_FOUND) -> RwError:
+    """``Catalog error`` with its source, e.g. ``table not found: t``."""
+    return RwError(["Catalog error", message], code)
+
+
+class MetaError(Exception):
+    """An error raised inside the meta node, with the gRPC status it maps to.
+
+    ``kind`` is one of ``internal`` (``bail!``), ``invalid_parameter``
+    (``bail_invalid_parameter!``; message already starts with ``Invalid parameter:``),
+    ``not_found`` and ``unavailable``.
+    """
+
+    def __init__(self, kind: str, message: str, code: str = META_INTERNAL) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.code = code
+
+
+def from_meta(err: MetaError, rpc: str) -> RwError:
+    """What the frontend shows when meta RPC ``rpc`` (e.g. ``/ddl_service.DdlService/AlterParallelism``) fails."""
+    if err.kind == "invalid_parameter":
+        return RwError([f"Invalid parameter value: {err.message}"], err.code)
+    if err.kind == "not_found":
+        return RwError(["Catalog error", err.message], err.code)
+    status = {"internal": "Internal error", "unavailable": "Service unavailable"}[err.kind]
+    return RwError(
+        [f"gRPC request to meta service (call `{rpc}`) failed: {status}", err.message], err.code
+    )

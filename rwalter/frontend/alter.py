@@ -1,0 +1,192 @@
+"""Handlers of the ALTER family: parallelism, backfill parallelism, fragments, resource groups,
+rate limits, and rwalter's ``EXPLAIN ALTER`` dry run.
+
+Models ``src/frontend/src/handler/alter_parallelism.rs:32-244`` (resolve the job, map the value,
+call ``AlterParallelism``/``AlterBackfillParallelism``/``AlterFragmentParallelism``, add the
+DEFERRED notice), ``alter_resource_group.rs:23-76`` and ``alter_streaming_rate_limit.rs:29-172``.
+The command tag is the statement type (``ALTER_MATERIALIZED_VIEW`` ...; ``SET_VARIABLE`` for
+``ALTER FRAGMENT ... RATE_LIMIT``, ``handler/mod.rs:1607-1632``).
+"""
+
+from __future__ import annotations
+
+from rwalter.errors import MetaError, RwError, from_meta, invalid_input, not_implemented
+from rwalter.frontend import values
+from rwalter.frontend.binder import object_name, resolve_job_for_alter, statement_type
+from rwalter.result import Result
+from rwalter.sql import ast
+
+DEFERRED_NOTICE = (
+    "DEFERRED is used, please ensure that automatic parallelism control is enabled on the meta, "
+    "otherwise, the alter will not take effect."
+)
+RPC_PARALLELISM = "/ddl_service.DdlService/AlterParallelism"
+RPC_BACKFILL = "/ddl_service.DdlService/AlterBackfillParallelism"
+
+
+def _finish(tag: str, plan: dict | None, deferred: bool) -> Result:
+    result = Result(tag=tag, plan=plan)
+    if deferred:
+        result.notices.append(DEFERRED_NOTICE)
+    return result
+
+
+def handle_alter_parallelism(session, node: ast.AlterParallelism) -> Result:
+    kind = node.args["kind"]
+    backfill = bool(node.args.get("backfill"))
+    deferred = bool(node.args.get("deferred"))
+    target = "backfill_parallelism" if backfill else "parallelism"
+    rel = resolve_job_for_alter(session, kind, node.this, target)
+    value = node.args["expression"]
+    streams = session.meta.streams
+    try:
+        if backfill:
+            policy = values.backfill_parallelism_policy(value)
+            plan = streams.reschedule_streaming_job_backfill_parallelism(rel.id, policy, deferred)
+        else:
+            policy = values.job_parallelism_policy(value)
+            plan = streams.reschedule_streaming_job(rel.id, policy, deferred)
+    except MetaError as err:
+        raise from_meta(err, RPC_BACKFILL if backfill else RPC_PARALLELISM) from None
+    return _finish(statement_type(kind), plan, deferred)
+
+
+def handle_alter_fragment_parallelism(session, node: ast.AlterFragmentParallelism) -> Result:
+    ids = [int(e.name) for e in node.expressions]
+    policy = values.fragment_parallelism(node.args["expression"])
+    value = (False, None) if policy is None else (True, policy.fixed)
+    plan = session.meta.streams.reschedule_fragments(dict.fromkeys(ids, value))
+    return Result(tag="ALTER_FRAGMENT", plan=plan)
+
+
+def handle_alter_resource_group(session, node: ast.AlterResourceGroup) -> Result:
+    kind = node.args["kind"]
+    deferred = bool(node.args.get("deferred"))
+    raw = node.args.get("expression")
+    group = values.resource_group_value(raw)
+    if kind == ast.DATABASE:
+        name = object_name(node.this)
+        db = session.meta.catalog.database_by_name(name)
+        if db is None:
+            from rwalter.errors import catalog_error
+
+            raise catalog_error(f"database not found: {name}")
+        session.meta.catalog.set_database_resource_group(db[0], group or "default")
+        return _finish("ALTER_DATABASE", None, deferred)
+    rel = resolve_job_for_alter(session, kind, node.this, "resource group")
+    plan = session.meta.streams.reschedule_streaming_job(
+        rel.id, None, deferred, resource_group=(group,)
+    )
+    return _finish(statement_type(kind), plan, deferred)
+
+
+# (ALTER kind, rate type) pairs RisingWave accepts (``handler/mod.rs:131-155``).
+RATE_LIMIT_ALLOWED = {
+    (ast.TABLE, "SOURCE_RATE_LIMIT"),
+    (ast.TABLE, "BACKFILL_RATE_LIMIT"),
+    (ast.TABLE, "DML_RATE_LIMIT"),
+    (ast.MATERIALIZED_VIEW, "BACKFILL_RATE_LIMIT"),
+    (ast.VIEW, "BACKFILL_RATE_LIMIT"),
+    (ast.SINK, "BACKFILL_RATE_LIMIT"),
+    (ast.SINK, "SINK_RATE_LIMIT"),
+    (ast.SOURCE, "SOURCE_RATE_LIMIT"),
+}
+# Rate type → fragment flag whose node it throttles.
+RATE_LIMIT_NODE = {
+    "BACKFILL_RATE_LIMIT": ("STREAM_SCAN", "SOURCE_SCAN"),
+    "SOURCE_RATE_LIMIT": ("SOURCE",),
+    "DML_RATE_LIMIT": ("DML",),
+    "SINK_RATE_LIMIT": ("SINK",),
+}
+
+
+def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
+    kind, rate_type = node.args["kind"], node.args["rate_type"]
+    limit = int(node.args["value"])
+    catalog = session.meta.catalog
+    if kind == ast.FRAGMENT:
+        ids = [int(e.name) for e in node.expressions]
+        if len(ids) != 1:
+            raise invalid_input("ALTER FRAGMENT ... SET rate limit supports exactly one fragment id")
+        frag = catalog.fragment(ids[0])
+        if frag is None:
+            raise MetaError("not_found", f"fragment id not found: {ids[0]}")
+        _throttle(session, [frag], rate_type, limit)
+        return Result(tag="SET_VARIABLE")
+    target = "MATERIALIZED VIEW" if kind == ast.VIEW else kind
+    if (kind, rate_type) not in RATE_LIMIT_ALLOWED:
+        raise invalid_input(f"ALTER {target} SET {rate_type} is not supported")
+    name = object_name(node.this)
+    rel = catalog.relation_by_name(name)
+    if kind == ast.VIEW:
+        raise not_implemented("ALTER VIEW SET BACKFILL RATE LIMIT")
+    if kind == ast.MATERIALIZED_VIEW and (rel is None or rel.kind != "materialized view"):
+        raise invalid_input(f'"{name}" is not a materialized view')
+    if kind == ast.TABLE:
+        if rel is None or rel.kind != "table":
+            raise invalid_input(f'"{name}" is not a TABLE')
+        if rate_type == "SOURCE_RATE_LIMIT" and not rel.connector:
+            from rwalter.errors import frontend_error
+
+            raise frontend_error("ALTER SOURCE_RATE_LIMIT is not for table without source")
+        if rate_type == "BACKFILL_RATE_LIMIT":
+            raise invalid_input(f'"{name}" is not a CDC table')
+    if kind in (ast.SINK, ast.SOURCE) and (rel is None or rel.kind != kind.lower()):
+        from rwalter.errors import catalog_error
+
+        raise catalog_error(f"{kind.lower()} not found: {name}")
+    if kind == ast.SINK and rate_type == "SINK_RATE_LIMIT" and rel.target_id is not None:
+        from rwalter.errors import frontend_error
+
+        raise frontend_error("ALTER SINK_RATE_LIMIT is not for sink into table")
+    _throttle(session, catalog.fragments_of_job(rel.id), rate_type, limit)
+    return Result(tag=statement_type(kind))
+
+
+def _throttle(session, fragments, rate_type: str, limit: int) -> None:
+    flags = RATE_LIMIT_NODE[rate_type]
+    stored = None if limit < 0 else limit
+    catalog = session.meta.catalog
+    for f in fragments:
+        if any(flag in f.flags for flag in flags):
+            catalog.update_fragment(f.fragment_id, rate_limit=stored)
+            if rate_type == "BACKFILL_RATE_LIMIT":
+                catalog.update_job(f.job_id, backfill_rate_limit=stored)
+
+
+class DryRun(Exception):
+    """Carries the result of an EXPLAIN ALTER out of its rolled-back transaction."""
+
+    def __init__(self, result: Result) -> None:
+        self.result = result
+
+
+def handle_explain_alter(session, node: ast.ExplainAlter) -> Result:
+    """rwalter's dry run: every check and the plan, then roll everything back."""
+    from rwalter.frontend.dispatch import HANDLERS
+
+    inner = node.this
+    handler, rpc = HANDLERS[type(inner)]
+    catalog = session.meta.catalog
+    catalog.dry_run = True  # no commit point may persist anything
+    try:
+        result = handler(session, inner)
+    except MetaError as err:
+        result = Result(error=from_meta(err, rpc or RPC_PARALLELISM))
+    except RwError as err:
+        result = Result(error=err)
+    finally:
+        catalog.dry_run = False
+    raise DryRun(_explain_result(result))
+
+
+def _explain_result(result: Result) -> Result:
+    out = Result(tag="EXPLAIN", plan=result.plan, notices=result.notices)
+    if result.error is not None:
+        out.text = "-- the ALTER would fail:\n" + result.error.rendered()
+    elif result.plan is None:
+        out.text = "-- the ALTER would change no actors (metadata only or layout unchanged)\n"
+    return out
+
+
+__all__ = ["DEFERRED_NOTICE", "DryRun"]

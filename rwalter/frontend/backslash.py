@@ -1,0 +1,154 @@
+"""Backslash commands shared by batch mode and the REPL: the simulator's controls and help.
+
+One registry (:data:`COMMANDS`) produces both the dispatch and ``\\?``. Simulator commands act on
+the meta node as real events would: a node joining triggers automatic parallelism control
+(``src/meta/src/stream/scale.rs:1365-1502``), a node dying triggers recovery
+(``barrier/context/recovery.rs:93-233``). The REPL adds its own editor commands on top.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rwalter.errors import SIMULATOR, RwError
+from rwalter.result import Result
+
+_DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|sec|secs|m|min|mins|h)?$")
+_UNIT_MS = {None: 1000, "s": 1000, "sec": 1000, "secs": 1000, "ms": 1, "m": 60_000,
+            "min": 60_000, "mins": 60_000, "h": 3_600_000}
+
+
+def parse_duration(text: str) -> int:
+    """``5``, ``5s``, ``250ms``, ``2min`` → milliseconds."""
+    m = _DURATION.match(text.strip().lower())
+    if not m:
+        raise _error(f"invalid duration {text!r}: expected e.g. 5, 5s, 250ms, 2min")
+    return int(float(m.group(1)) * _UNIT_MS[m.group(2)])
+
+
+def _error(message: str) -> RwError:
+    return RwError([message], SIMULATOR)
+
+
+def _int(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise _error(f"invalid {what} {text!r}: expected a positive integer")
+    return int(text)
+
+
+def _worker(session, text: str) -> int:
+    worker_id = _int(text, "worker id")
+    w = session.meta.catalog.worker(worker_id)
+    if w is None or w.type != "WORKER_TYPE_COMPUTE_NODE":
+        raise _error(f"no compute node with id {worker_id}")
+    return worker_id
+
+
+def cmd_sleep(session, args: list[str]) -> Result:
+    if len(args) != 1:
+        raise _error("usage: \\sleep DURATION (5, 5s, 250ms, 2min)")
+    session.meta.barrier.advance(parse_duration(args[0]))
+    return Result()
+
+
+def cmd_cluster(session, args: list[str]) -> Result:
+    from rwalter.frontend.query import run_duck
+
+    result = run_duck(
+        session,
+        "SELECT id, host, type, state, parallelism, resource_group FROM rw_catalog.rw_worker_nodes "
+        "WHERE type = 'WORKER_TYPE_COMPUTE_NODE' ORDER BY id",
+    )
+    result.tag = None
+    return result
+
+
+def cmd_worker(session, args: list[str]) -> Result:
+    if not args:
+        raise _error("usage: \\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS")
+    verb, rest = args[0].lower(), args[1:]
+    meta = session.meta
+    if verb == "add" and len(rest) in (1, 2):
+        slots = _int(rest[0], "slot count")
+        worker_id = meta.add_worker(slots, rest[1] if len(rest) == 2 else "default")
+        return Result(text=f"compute node {worker_id} joined with {slots} slots\n")
+    if verb == "kill" and len(rest) == 1:
+        meta.kill_worker(_worker(session, rest[0]))
+        return Result(text=f"compute node {rest[0]} is down; the cluster recovered\n")
+    if verb == "restart" and len(rest) == 1:
+        meta.restart_worker(_worker(session, rest[0]))
+        return Result(text=f"compute node {rest[0]} is running again\n")
+    if verb == "set" and len(rest) == 2:
+        meta.set_worker_slots(_worker(session, rest[0]), _int(rest[1], "slot count"))
+        return Result(text=f"compute node {rest[0]} now has {rest[1]} slots\n")
+    raise _error("usage: \\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS")
+
+
+def cmd_meta(session, args: list[str]) -> Result:
+    """``\\meta set KEY VALUE``: a meta-node setting (RisingWave's meta config file)."""
+    if len(args) == 3 and args[0] == "set" and args[1] == "disable_automatic_parallelism_control":
+        session.meta.catalog.set_info(f"meta.{args[1]}", args[2].lower())
+        return Result(text=f"meta: {args[1]} = {args[2].lower()}\n")
+    raise _error("usage: \\meta set disable_automatic_parallelism_control true|false")
+
+
+def cmd_explain(session, args: list[str]) -> Result:
+    from rwalter import explain
+
+    if args:
+        code = args[0]
+    elif session.last_error is not None:
+        code = session.last_error.code
+    else:
+        raise _error("no error to explain yet; use \\explain CODE (codes: " + ", ".join(explain.codes()) + ")")
+    entry = explain.get(code)
+    if entry is None:
+        raise _error(f"unknown error code {code!r}; codes: " + ", ".join(explain.codes()))
+    return Result(text=explain.render(entry))
+
+
+def cmd_help(session, args: list[str]) -> Result:
+    width = max(len(c.usage) for c in COMMANDS.values())
+    lines = [f"  {c.usage.ljust(width)}  {c.help}" for c in COMMANDS.values()]
+    return Result(text="Simulator commands:\n" + "\n".join(lines) + "\n")
+
+
+@dataclass(frozen=True)
+class Command:
+    usage: str
+    help: str
+    run: Callable[..., Result]
+
+
+COMMANDS: dict[str, Command] = {
+    "sleep": Command("\\sleep DURATION", "move the simulated clock (5, 5s, 250ms, 2min)", cmd_sleep),
+    "cluster": Command("\\cluster", "list the compute nodes", cmd_cluster),
+    "worker": Command(
+        "\\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS",
+        "change the cluster; the meta node reacts as RisingWave's would",
+        cmd_worker,
+    ),
+    "meta": Command(
+        "\\meta set disable_automatic_parallelism_control BOOL", "a meta-node setting", cmd_meta
+    ),
+    "explain": Command("\\explain [CODE]", "explain the last error, or an error code", cmd_explain),
+    "?": Command("\\?", "this help", cmd_help),
+}
+
+
+def run_backslash(session, line: str) -> Result:
+    text = line.strip()[1:]
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    if not words:
+        raise _error("empty backslash command; \\? lists them")
+    name, args = words[0], words[1:]
+    command = COMMANDS.get(name)
+    if command is None:
+        raise _error(f"invalid command \\{name}; \\? lists the commands")
+    return command.run(session, args)

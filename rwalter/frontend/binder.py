@@ -1,0 +1,72 @@
+"""Name resolution for handlers: which relation or job a statement names, with RisingWave's texts.
+
+Models ``src/frontend/src/handler/alter_utils.rs:27-108`` (``resolve_streaming_job_id_for_alter``:
+tables, MVs and indexes are looked up among *tables* including creating ones, so a missing name
+is always ``table not found``; sinks and sources have their own lookups) and the not-found texts
+of ``src/frontend/src/catalog/mod.rs`` (``CatalogError::not_found``).
+"""
+
+from __future__ import annotations
+
+from rwalter.errors import RwError, catalog_error, invalid_input
+from rwalter.meta.catalog import Relation
+from rwalter.sql import ast
+
+# ALTER statement kind → (catalog kinds looked up, not-found object word, statement type).
+ALTER_LOOKUP: dict[str, tuple[tuple[str, ...], str, str]] = {
+    ast.TABLE: (("table", "materialized view", "index"), "table", "ALTER_TABLE"),
+    ast.MATERIALIZED_VIEW: (("table", "materialized view", "index"), "table", "ALTER_MATERIALIZED_VIEW"),
+    ast.INDEX: (("table", "materialized view", "index"), "table", "ALTER_INDEX"),
+    ast.SINK: (("sink",), "sink", "ALTER_SINK"),
+    ast.SOURCE: (("source",), "source", "ALTER_SOURCE"),
+}
+
+# Catalog kind → proto ``TableType`` name used in type-mismatch texts (``proto/catalog.proto:405-412``).
+TABLE_TYPE = {"table": "TABLE", "materialized view": "MATERIALIZED_VIEW", "index": "INDEX"}
+# The kind each ALTER statement expects among table-like relations.
+EXPECTED_KIND = {ast.TABLE: "table", ast.MATERIALIZED_VIEW: "materialized view", ast.INDEX: "index"}
+
+
+def object_name(table) -> str:
+    """The relation name of an ``exp.Table`` (schema qualifier dropped; ``public`` is the only one)."""
+    return table.name if hasattr(table, "name") else str(table)
+
+
+def find_relation(session, name: str, kinds: tuple[str, ...]) -> Relation | None:
+    rel = session.meta.catalog.relation_by_name(name)
+    if rel is not None and rel.kind in kinds:
+        return rel
+    return None
+
+
+def resolve_job_for_alter(session, kind: str, table, alter_target: str) -> Relation:
+    """The relation (job id = its id) an ``ALTER <kind> name`` targets, or RisingWave's error."""
+    kinds, word, stmt = ALTER_LOOKUP[kind]
+    name = object_name(table)
+    rel = find_relation(session, name, kinds)
+    if rel is None:
+        raise catalog_error(f"{word} not found: {name}")
+    expected = EXPECTED_KIND.get(kind)
+    if expected is not None and rel.kind != expected:
+        raise invalid_input(
+            f"cannot alter {alter_target} of {TABLE_TYPE[rel.kind]} {name} by {stmt}"
+        )
+    if kind == ast.SOURCE and not rel.is_shared:
+        raise invalid_input(
+            f"cannot alter {alter_target} of non-shared source.\n"
+            "Use `ALTER MATERIALIZED VIEW` to alter the materialized view using the source instead."
+        )
+    return rel
+
+
+def statement_type(kind: str) -> str:
+    return ALTER_LOOKUP[kind][2] if kind in ALTER_LOOKUP else f"ALTER_{kind.replace(' ', '_')}"
+
+
+def require(rel: Relation | None, word: str, name: str) -> Relation:
+    if rel is None:
+        raise catalog_error(f"{word} not found: {name}")
+    return rel
+
+
+__all__ = ["RwError", "find_relation", "object_name", "resolve_job_for_alter", "statement_type"]

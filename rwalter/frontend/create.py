@@ -1,0 +1,364 @@
+"""CREATE handlers: tables, materialized views, sinks, indexes, sources, views and databases.
+
+Models ``src/frontend/src/handler/create_{table,mv,sink,index,source,view,database}.rs``: bind
+the statement, build the fragment graph (``rwalter.meta.fragmenter``), resolve the job's
+parallelism from the session (``stream_fragmenter/parallelism.rs:30-111``), the backfill override
+and rate limits (``utils/overwrite_options.rs:17-91``), send the job to the meta node, and wait
+for it when it is foreground (``stream_manager.rs:396-460``). The users' rows live in DuckDB:
+a table is a DuckDB table, a materialized view a DuckDB view over its query.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from rwalter.errors import CATALOG_EXISTS, PROTOCOL, RwError, catalog_error, frontend_error
+from rwalter.frontend import values
+from rwalter.frontend.binder import object_name
+from rwalter.meta import fragmenter
+from rwalter.meta.catalog import Relation
+from rwalter.meta.node import JobSpec
+from rwalter.result import Result
+from rwalter.sql import ast
+from rwalter.sql.dialect import transpile_query
+
+# Catalog kind → the word RisingWave uses in "<kind> named x already exists".
+KIND_WORD = {
+    "table": "table",
+    "materialized view": "materialized view",
+    "sink": "sink",
+    "index": "index",
+    "source": "source",
+    "view": "view",
+}
+# WITH keys a CREATE MATERIALIZED VIEW accepts (``create_mv.rs:358-370``).
+MV_OPTIONS = {
+    "backfill_rate_limit",
+    "source_rate_limit",
+    "dml_rate_limit",
+    "sink_rate_limit",
+    "resource_group",
+    "cloud.serverless_backfill_enabled",
+    "refresh_interval_sec",
+    "backfill_order",
+}
+RATE_LIMIT_OPTIONS = ("backfill_rate_limit", "source_rate_limit", "dml_rate_limit", "sink_rate_limit")
+RATE_LIMIT_NODE = {
+    "backfill_rate_limit": "STREAM_SCAN",
+    "source_rate_limit": "SOURCE",
+    "dml_rate_limit": "DML",
+    "sink_rate_limit": "SINK",
+}
+
+
+def q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def options_of(node: exp.Expression) -> dict[str, str]:
+    """WITH options as a dict; a duplicated key is RisingWave's ``Duplicated option`` error."""
+    out: dict[str, str] = {}
+    for opt in node.args.get("options") or []:
+        key = opt.name.lower()
+        if key in out:
+            raise frontend_error("Duplicated option", PROTOCOL)
+        out[key] = str(opt.args["expression"])
+    return out
+
+
+def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
+    """Duplicate check (``catalog/root_catalog.rs:1063-1095``); IF NOT EXISTS makes it a no-op."""
+    rel = session.meta.catalog.relation_by_name(name)
+    if rel is None:
+        return None
+    if exists_ok:
+        return Result(notices=[f'relation "{name}" already exists, skipping'])
+    job = session.meta.catalog.job(rel.id)
+    creating = job is not None and job.status != "CREATED"
+    suffix = " and is still being created" if creating else ""
+    raise RwError(
+        ["Catalog error", f"{KIND_WORD[rel.kind]} named {name} already exists{suffix}"],
+        CATALOG_EXISTS,
+    )
+
+
+def relation_info(session, rel: Relation) -> fragmenter.RelationInfo:
+    return fragmenter.RelationInfo(
+        id=rel.id,
+        name=rel.name,
+        kind=rel.kind,
+        columns=tuple(rel.columns),
+        dist_key=tuple(rel.dist_key),
+        stream_key=tuple(rel.stream_key),
+        append_only=rel.append_only,
+        database_id=rel.database_id,
+        is_shared_source=rel.is_shared,
+        connector=rel.connector,
+    )
+
+
+def lookup_for(session):
+    def lookup(name: str) -> fragmenter.RelationInfo | None:
+        rel = session.meta.catalog.relation_by_name(name.lower())
+        if rel is None or rel.kind in ("sink", "view"):
+            return None
+        return relation_info(session, rel)
+
+    return lookup
+
+
+def plan(build):
+    """Run a fragmenter call; its errors become RisingWave's frontend errors."""
+    try:
+        return build()
+    except fragmenter.FragmenterError as err:
+        if getattr(err, "relation", None):
+            raise catalog_error(f"table or source not found: {err.relation}") from None
+        raise RwError([err.message], "invalid-input-syntax", rw_hint=getattr(err, "hint", None)) from None
+
+
+def new_relation(name: str, kind: str, definition: str, graph, **kw) -> Relation:
+    return Relation(
+        id=0,
+        name=name,
+        kind=kind,
+        database_id=1,
+        schema_name="public",
+        definition=definition,
+        columns=list(kw.pop("columns", graph.columns if graph else [])),
+        column_types=kw.pop("column_types", []),
+        dist_key=list(graph.dist_key) if graph else [],
+        stream_key=list(graph.stream_key) if graph else [],
+        append_only=bool(graph.append_only) if graph else False,
+        connector=kw.pop("connector", None),
+        is_shared=kw.pop("is_shared", False),
+        target_id=kw.pop("target_id", None),
+        depends_on=kw.pop("depends_on", []),
+        background=kw.pop("background", False),
+        initialized_at_ms=0,
+        created_at_ms=None,
+        owner=1,
+    )
+
+
+def submit(session, rel: Relation, graph, kind: str, definition: str, *, background: bool,
+           options: dict[str, str] | None = None, target_id: int | None = None) -> int:
+    """Resolve parallelism and rate limits, create the job, wait if foreground."""
+    options = options or {}
+    cfg = session.config
+    policy = values.resolve_create_parallelism(cfg, kind)
+    backfill = values.resolve_backfill_parallelism(cfg, graph.has_backfill)
+    limits: dict[str, int] = {}
+    for opt in RATE_LIMIT_OPTIONS:
+        value = int(options[opt]) if opt in options else int(cfg.get(opt))
+        if value >= 0:
+            limits[RATE_LIMIT_NODE[opt]] = value
+    scanned = sorted({e.relation_id for e in graph.external_edges if e.dispatcher != "NO_SHUFFLE"}
+                     | {s for f in graph.fragments if "STREAM_SCAN" in f.flags for s in f.scans})
+    catalog = session.meta.catalog
+    rows = 0
+    for rel_id in scanned:
+        up = catalog.relation(rel_id)
+        if up is not None and up.kind in ("table", "materialized view"):
+            rows += catalog.row_count(f"main.{q(up.name)}")
+    rel.depends_on = sorted({e.relation_id for e in graph.external_edges} | set(scanned))
+    spec = JobSpec(
+        name=rel.name,
+        kind=kind,
+        definition=definition,
+        graph=graph,
+        fixed=policy.fixed,
+        strategy=policy.strategy,
+        backfill=(backfill.fixed, backfill.strategy) if backfill is not None else None,
+        max_parallelism=cfg.streaming_max_parallelism,
+        background=background,
+        backfill_rate_limit=limits.get("STREAM_SCAN"),
+        target_id=target_id,
+        resource_group=options.get("resource_group"),
+        rate_limits=limits,
+    )
+    job_id = session.meta.create_streaming_job(spec, rel, rows)
+    if not background:
+        session.meta.wait_job(job_id)
+    return job_id
+
+
+def _background(session, graph) -> bool:
+    return bool(session.config.background_ddl and graph.background_capable)
+
+
+def handle_create_table(session, node: ast.CreateTable) -> Result:
+    name = object_name(node.this)
+    done = check_name_free(session, name, bool(node.args.get("exists")))
+    if done:
+        return Result(tag="CREATE_TABLE", notices=done.notices)
+    options = options_of(node)
+    connector = options.get("connector")
+    catalog = session.meta.catalog
+    if node.args.get("query") is not None:
+        query = node.args["query"]
+        graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
+        rel = new_relation(name, "table", _definition(session), graph)
+        catalog.conn.execute(f"CREATE TABLE main.{q(name)} AS {transpile_query(query)}")
+        submit(session, rel, graph, "table", rel.definition, background=False)
+        return Result(tag="CREATE_TABLE")
+    cols = [c.name for c in node.expressions or []]
+    types = [str(c.args["kind"]) for c in node.expressions or []]
+    pk = list(node.args.get("primary_key") or []) or [c.name for c in node.expressions or [] if c.args.get("primary_key")]
+    graph = plan(lambda: fragmenter.plan_table(cols, pk or None, bool(node.args.get("append_only")), connector))
+    rel = new_relation(name, "table", _definition(session), graph, columns=cols, column_types=types, connector=connector)
+    ddl_cols = ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True)) or '"_row_id" BIGINT'
+    catalog.conn.execute(f"CREATE TABLE main.{q(name)} ({ddl_cols})")
+    submit(session, rel, graph, "table", rel.definition, background=False)
+    return Result(tag="CREATE_TABLE")
+
+
+def handle_create_mv(session, node: ast.CreateMaterializedView) -> Result:
+    name = object_name(node.this)
+    done = check_name_free(session, name, bool(node.args.get("exists")))
+    if done:
+        return Result(tag="CREATE_MATERIALIZED_VIEW", notices=done.notices)
+    options = options_of(node)
+    unknown = sorted(k for k in options if k not in MV_OPTIONS)
+    if unknown:
+        raise frontend_error(
+            "Protocol error: unexpected options in WITH clause: [" + ", ".join(f'"{k}"' for k in unknown) + "]",
+            PROTOCOL,
+        )
+    query = node.args["query"]
+    cfg = session.config
+    graph = plan(
+        lambda: fragmenter.plan_materialized_view(
+            query, lookup_for(session), use_snapshot_backfill=cfg.streaming_use_snapshot_backfill, database_id=1
+        )
+    )
+    rel = new_relation(name, "materialized view", _definition(session), graph)
+    background = _background(session, graph)
+    rel.background = background
+    session.meta.catalog.conn.execute(f"CREATE VIEW main.{q(name)} AS {transpile_query(query)}")
+    submit(session, rel, graph, "materialized view", rel.definition, background=background, options=options)
+    return Result(tag="CREATE_MATERIALIZED_VIEW", notices=list(graph.notices))
+
+
+def handle_create_sink(session, node: ast.CreateSink) -> Result:
+    name = object_name(node.this)
+    done = check_name_free(session, name, bool(node.args.get("exists")))
+    if done:
+        return Result(tag="CREATE_SINK", notices=done.notices)
+    options = options_of(node)
+    catalog = session.meta.catalog
+    into = None
+    if node.args.get("into") is not None:
+        target_name = object_name(node.args["into"])
+        target = catalog.relation_by_name(target_name)
+        if target is None or target.kind != "table":
+            raise catalog_error(f"table not found: {target_name}")
+        into = relation_info(session, target)
+    src = node.args.get("query")
+    if src is None:
+        src = object_name(node.args["from_"])
+    snapshot = options.get("snapshot", "true").lower() != "false"
+    cfg = session.config
+    graph = plan(
+        lambda: fragmenter.plan_sink(
+            src, lookup_for(session), into=into, snapshot=snapshot,
+            use_snapshot_backfill=cfg.streaming_use_snapshot_backfill, database_id=1,
+        )
+    )
+    rel = new_relation(name, "sink", _definition(session), graph, connector=options.get("connector"),
+                       target_id=into.id if into else None)
+    background = _background(session, graph)
+    rel.background = background
+    submit(session, rel, graph, "sink", rel.definition, background=background, options=options,
+           target_id=into.id if into else None)
+    return Result(tag="CREATE_SINK", notices=list(graph.notices))
+
+
+def handle_create_index(session, node: ast.CreateIndex) -> Result:
+    name = object_name(node.this)
+    done = check_name_free(session, name, bool(node.args.get("exists")))
+    if done:
+        return Result(tag="CREATE_INDEX", notices=done.notices)
+    table_name = object_name(node.args["table"])
+    table = session.meta.catalog.relation_by_name(table_name)
+    if table is None or table.kind not in ("table", "materialized view"):
+        raise catalog_error(f"table not found: {table_name}")
+    cols = [_col_name(c) for c in node.expressions]
+    include = [_col_name(c) for c in node.args.get("include") or []] or None
+    dist = [_col_name(c) for c in node.args.get("distributed_by") or []] or None
+    graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
+    rel = new_relation(name, "index", _definition(session), graph, target_id=table.id)
+    background = _background(session, graph)
+    rel.background = background
+    submit(session, rel, graph, "index", rel.definition, background=background, target_id=table.id)
+    return Result(tag="CREATE_INDEX")
+
+
+def handle_create_source(session, node: ast.CreateSource) -> Result:
+    name = object_name(node.this)
+    done = check_name_free(session, name, bool(node.args.get("exists")))
+    if done:
+        return Result(tag="CREATE_SOURCE", notices=done.notices)
+    options = options_of(node)
+    connector = (options.get("connector") or "").lower()
+    cols = [c.name for c in node.expressions or []]
+    types = [str(c.args["kind"]) for c in node.expressions or []]
+    shared = connector == "kafka" and session.config.streaming_use_shared_source
+    graph = fragmenter.plan_source(cols, connector, shared)
+    rel = new_relation(name, "source", _definition(session), graph, columns=cols, column_types=types,
+                       connector=connector.upper() or None, is_shared=shared)
+    catalog = session.meta.catalog
+    ddl_cols = ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True)) or '"_row_id" BIGINT'
+    catalog.conn.execute(f"CREATE TABLE main.{q(name)} ({ddl_cols})")
+    if graph is None:
+        rel.id = catalog.next_ids("object")
+        catalog.insert_relation(rel)
+    else:
+        submit(session, rel, graph, "source", rel.definition, background=False)
+    return Result(tag="CREATE_SOURCE")
+
+
+def handle_create_view(session, node: ast.CreateView) -> Result:
+    name = object_name(node.this)
+    done = check_name_free(session, name, bool(node.args.get("exists")))
+    if done:
+        return Result(tag="CREATE_VIEW", notices=done.notices)
+    query = node.args["query"]
+    catalog = session.meta.catalog
+    try:
+        catalog.conn.execute(f"CREATE VIEW main.{q(name)} AS {transpile_query(query)}")
+    except Exception as exc:  # duckdb binder errors: an unknown relation or column
+        from rwalter.frontend.query import duck_error
+
+        raise duck_error(exc) from None
+    rel = new_relation(name, "view", _definition(session), None)
+    rel.id = catalog.next_ids("object")
+    catalog.insert_relation(rel)
+    return Result(tag="CREATE_VIEW")
+
+
+def handle_create_database(session, node: ast.CreateDatabase) -> Result:
+    name = object_name(node.this)
+    catalog = session.meta.catalog
+    if catalog.database_by_name(name) is not None:
+        if node.args.get("exists"):
+            return Result(tag="CREATE_DATABASE")
+        raise RwError(["Catalog error", f"database named {name} already exists"], CATALOG_EXISTS)
+    group = node.args.get("resource_group")
+    catalog.insert_database(name, str(group.name if hasattr(group, "name") else group) if group else "default")
+    return Result(tag="CREATE_DATABASE")
+
+
+def _col_name(c) -> str:
+    return c.name if hasattr(c, "name") and c.name else str(c)
+
+
+def _definition(session) -> str:
+    return session.current_sql
+
+
+def _duck_type(rw_type: str) -> str:
+    try:
+        return exp.DataType.build(rw_type, dialect="postgres").sql("duckdb")
+    except Exception:
+        return "VARCHAR"

@@ -1,0 +1,100 @@
+"""Statement dispatch: parse one statement, bind it to its handler, run it in one transaction.
+
+Models ``src/frontend/src/handler/mod.rs`` (``handle``): one table from statement node to handler
+and, for meta RPCs, the RPC path used in RisingWave's error chain. A handler returns a
+:class:`~rwalter.result.Result`; a :class:`~rwalter.errors.MetaError` from the meta node becomes
+the frontend error RisingWave shows for that RPC (``rwalter.errors.from_meta``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from rwalter.errors import PARSE_ERROR, MetaError, RwError, from_meta
+from rwalter.frontend import alter, create, drop, jobs, query, variables
+from rwalter.result import Result
+from rwalter.sql import ast
+from rwalter.sql.dialect import SqlParseError, parse_statement
+
+Handler = Callable[..., Result]
+
+# Statement node → (handler, meta RPC it calls, if any).
+HANDLERS: dict[type, tuple[Handler, str | None]] = {
+    ast.AlterParallelism: (alter.handle_alter_parallelism, None),
+    ast.AlterFragmentParallelism: (
+        alter.handle_alter_fragment_parallelism,
+        "/ddl_service.DdlService/AlterFragmentParallelism",
+    ),
+    ast.AlterResourceGroup: (alter.handle_alter_resource_group, "/ddl_service.DdlService/AlterResourceGroup"),
+    ast.AlterRateLimit: (alter.handle_alter_rate_limit, "/stream_service.StreamManagerService/ApplyThrottle"),
+    ast.ExplainAlter: (alter.handle_explain_alter, None),
+    ast.ShowJobs: (jobs.handle_show_jobs, None),
+    ast.CancelJobs: (jobs.handle_cancel, "/ddl_service.DdlService/CancelCreatingJobs"),
+    ast.Wait: (jobs.handle_wait, "/ddl_service.DdlService/Wait"),
+    ast.Recover: (jobs.handle_recover, "/stream_service.StreamManagerService/Recover"),
+    ast.Flush: (jobs.handle_flush, None),
+    ast.SetVariable: (variables.handle_set, None),
+    ast.ResetVariable: (variables.handle_reset, None),
+    ast.ShowVariable: (variables.handle_show, None),
+    ast.AlterSystemSet: (variables.handle_alter_system, "/meta.SystemParamsService/SetSystemParam"),
+    ast.CreateTable: (create.handle_create_table, "/ddl_service.DdlService/CreateTable"),
+    ast.CreateMaterializedView: (create.handle_create_mv, "/ddl_service.DdlService/CreateMaterializedView"),
+    ast.CreateSink: (create.handle_create_sink, "/ddl_service.DdlService/CreateSink"),
+    ast.CreateIndex: (create.handle_create_index, "/ddl_service.DdlService/CreateIndex"),
+    ast.CreateSource: (create.handle_create_source, "/ddl_service.DdlService/CreateSource"),
+    ast.CreateView: (create.handle_create_view, "/ddl_service.DdlService/CreateView"),
+    ast.CreateDatabase: (create.handle_create_database, "/ddl_service.DdlService/CreateDatabase"),
+    ast.DropObject: (drop.handle_drop, "/ddl_service.DdlService/DropMaterializedView"),
+    exp.Select: (query.handle_query, None),
+    exp.Union: (query.handle_query, None),
+    exp.Insert: (query.handle_dml, None),
+    exp.Update: (query.handle_dml, None),
+    exp.Delete: (query.handle_dml, None),
+}
+
+
+def parse(text: str) -> exp.Expression:
+    """Parse one statement or raise RisingWave's parser error with its caret block."""
+    try:
+        return parse_statement(text)
+    except SqlParseError as err:
+        raise RwError(
+            [f"sql parser error: {err.message}"],
+            PARSE_ERROR,
+            context=err.context_lines(text),
+            position=(err.line, err.col),
+        ) from None
+
+
+def run_statement(session, text: str) -> Result:
+    """Parse, bind and run one SQL statement."""
+    node = parse(text)
+    entry = None
+    for cls in type(node).__mro__:
+        if cls in HANDLERS:
+            entry = HANDLERS[cls]
+            break
+    if entry is None:
+        from rwalter.errors import not_implemented
+
+        raise not_implemented(f"{type(node).__name__} statement")
+    handler, rpc = entry
+    session.catch_up()
+    catalog = session.meta.catalog
+    try:
+        with catalog.transaction():
+            return handler(session, node)
+    except alter.DryRun as dry:  # EXPLAIN ALTER: everything it did is rolled back
+        return dry.result
+    except MetaError as err:
+        raise from_meta(err, rpc or "/ddl_service.DdlService/Unknown") from None
+
+
+def run_meta_command(session, line: str) -> Result:
+    from rwalter.frontend.backslash import run_backslash
+
+    session.catch_up()
+    with session.meta.catalog.transaction():
+        return run_backslash(session, line)

@@ -1,0 +1,68 @@
+"""Job statements: SHOW JOBS, CANCEL JOBS, WAIT, RECOVER, FLUSH.
+
+Models ``src/frontend/src/handler/show.rs:415-420,789-800`` (SHOW JOBS over ``rw_ddl_progress``),
+``cancel_job.rs:27-66``, ``wait.rs:26-100``, ``recover.rs:14-35`` and ``flush.rs``.
+"""
+
+from __future__ import annotations
+
+from rwalter.errors import catalog_error
+from rwalter.frontend.binder import object_name
+from rwalter.frontend.query import run_duck
+from rwalter.meta.catalog_views import show_jobs_sql
+from rwalter.result import Result
+from rwalter.sql import ast
+
+# WAIT kind → catalog kind.
+WAIT_KINDS = {
+    ast.TABLE: "table",
+    ast.MATERIALIZED_VIEW: "materialized view",
+    ast.SINK: "sink",
+    ast.INDEX: "index",
+}
+
+
+def handle_show_jobs(session, node: ast.ShowJobs) -> Result:
+    result = run_duck(session, show_jobs_sql)
+    result.tag = "SHOW_COMMAND"
+    return result
+
+
+def handle_cancel(session, node: ast.CancelJobs) -> Result:
+    ids = [int(e.name) for e in node.expressions]
+    cancelled = session.meta.cancel_jobs(ids)
+    from rwalter.frontend.drop import drop_relation
+
+    for job_id in cancelled:
+        rel = session.meta.catalog.relation(job_id)
+        if rel is not None:
+            drop_relation(session, rel, cascade=True)
+    return Result(
+        tag="CANCEL_COMMAND",
+        columns=["Id"],
+        rows=[[str(i)] for i in cancelled],
+        types="T",
+        returns_rows=True,
+    )
+
+
+def handle_wait(session, node: ast.Wait) -> Result:
+    kind = node.args.get("kind")
+    if kind is None:
+        session.meta.wait()
+        return Result(tag="WAIT")
+    name = object_name(node.this)
+    rel = session.meta.catalog.relation_by_name(name)
+    if rel is None or rel.kind != WAIT_KINDS[kind]:
+        raise catalog_error(f"{WAIT_KINDS[kind]} not found: {name}")
+    session.meta.wait(rel.id)
+    return Result(tag="WAIT")
+
+
+def handle_recover(session, node: ast.Recover) -> Result:
+    session.meta.recover()
+    return Result(tag="RECOVER")
+
+
+def handle_flush(session, node: ast.Flush) -> Result:
+    return Result(tag="FLUSH")

@@ -1,0 +1,166 @@
+"""Batch queries and DML on the users' data and the rw_catalog views, run by DuckDB.
+
+RisingWave plans a batch query in its frontend and runs it on compute nodes; rwalter transpiles
+it from the RisingWave dialect to DuckDB with sqlglot and runs it on the meta store's connection,
+where the users' tables, the materialized views (DuckDB views over their queries) and the
+``rw_catalog`` views live. Like RisingWave's binder (``binder/relation/table_or_source.rs:311``),
+a relation that is still being created is not visible to batch queries. Values come back as the
+text psql prints for RisingWave's types (``t``/``f``, ``{a,b}`` arrays, timestamps).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+
+import duckdb
+from sqlglot import exp
+
+from rwalter.errors import QUERY, RwError, catalog_error
+from rwalter.result import Result
+from rwalter.sql.dialect import transpile_query
+
+# DML statement class → (tag word).
+DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
+
+
+def pg_text(value: object) -> str | None:
+    """The text psql prints for a value RisingWave sends."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, list | tuple):
+        return "{" + ",".join("NULL" if v is None else _array_item(v) for v in value) + "}"
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            return value.astimezone(dt.UTC).isoformat(sep=" ").replace("+00:00", "+00:00")
+        return value.isoformat(sep=" ")
+    if isinstance(value, float):
+        return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value))
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    return str(value)
+
+
+def _array_item(v: object) -> str:
+    text = pg_text(v) or ""
+    if text == "" or any(c in text for c in ',{}" \\'):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return text
+
+
+TYPE_LETTER = {
+    "INTEGER": "I", "BIGINT": "I", "SMALLINT": "I", "HUGEINT": "I", "TINYINT": "I", "UBIGINT": "I",
+    "UINTEGER": "I", "DOUBLE": "R", "FLOAT": "R", "DECIMAL": "R", "REAL": "R",
+}
+
+
+def _letter(type_code: object) -> str:
+    name = str(type_code).upper()
+    for key, letter in TYPE_LETTER.items():
+        if name.startswith(key):
+            return letter
+    return "T"
+
+
+def duck_error(exc: Exception) -> RwError:
+    """A DuckDB error as a query error (its first line, without DuckDB's class prefix)."""
+    text = str(exc).split("\n")[0]
+    for prefix in ("Catalog Error: ", "Binder Error: ", "Parser Error: ", "Conversion Error: ",
+                   "Invalid Input Error: ", "Constraint Error: ", "Out of Range Error: "):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+    if "does not exist" in text and text.startswith("Table with name "):
+        name = text[len("Table with name "):].split(" ")[0]
+        return catalog_error(f"table or source not found: {name}")
+    return RwError([text], QUERY)
+
+
+def run_duck(session, sql: str) -> Result:
+    """Run DuckDB SQL and shape the rows as psql text."""
+    try:
+        cur = session.meta.catalog.conn.execute(sql)
+        rows = cur.fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc) from None
+    columns = [d[0] for d in cur.description or []]
+    types = "".join(_letter(d[1]) for d in cur.description or [])
+    return Result(
+        tag="SELECT",
+        columns=columns,
+        rows=[[pg_text(v) for v in r] for r in rows],
+        types=types,
+        returns_rows=True,
+    )
+
+
+def check_visible(session, node: exp.Expression) -> None:
+    """A relation still being created is not visible to batch queries."""
+    catalog = session.meta.catalog
+    ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
+    for table in node.find_all(exp.Table):
+        name = table.name
+        if not name or name in ctes or table.db in ("rw_catalog", "information_schema", "pg_catalog"):
+            continue
+        rel = catalog.relation_by_name(name)
+        if rel is None:
+            continue
+        job = catalog.job(rel.id)
+        if job is not None and job.status != "CREATED" and rel.kind != "table":
+            raise catalog_error(f"table or source not found: {name}")
+        if rel.kind in ("sink", "index"):
+            raise catalog_error(f"table or source not found: {name}")
+
+
+def output_name(e: exp.Expression) -> str:
+    """The column name RisingWave gives an unaliased select item (``?column?`` when none)."""
+    if isinstance(e, exp.Column):
+        return e.name
+    if isinstance(e, exp.Cast):
+        return output_name(e.this)
+    if isinstance(e, exp.Func):
+        name = e.sql_name() if not isinstance(e, exp.Anonymous) else e.name
+        return name.lower()
+    return "?column?"
+
+
+def name_columns(node: exp.Expression) -> exp.Expression:
+    """Alias the top-level select items the way RisingWave names them."""
+    if not isinstance(node, exp.Select):
+        return node
+    node = node.copy()
+    items = []
+    for e in node.expressions:
+        if isinstance(e, exp.Alias | exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+            items.append(e)
+        else:
+            items.append(exp.alias_(e, output_name(e), quoted=True))
+    node.set("expressions", items)
+    return node
+
+
+def handle_query(session, node: exp.Expression) -> Result:
+    check_visible(session, node)
+    result = run_duck(session, transpile_query(name_columns(node)))
+    result.tag = "SELECT"
+    return result
+
+
+def handle_dml(session, node: exp.Expression) -> Result:
+    check_visible(session, node)
+    target = node.this if not isinstance(node.this, exp.Schema) else node.this.this
+    table = target.find(exp.Table) if not isinstance(target, exp.Table) else target
+    if table is not None:
+        rel = session.meta.catalog.relation_by_name(table.name)
+        if rel is None or rel.kind != "table":
+            raise catalog_error(f"table not found: {table.name}")
+    try:
+        cur = session.meta.catalog.conn.execute(transpile_query(node))
+        count = cur.fetchone()
+    except duckdb.Error as exc:
+        raise duck_error(exc) from None
+    word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
+    n = int(count[0]) if count else 0
+    tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
+    return Result(tag=tag)

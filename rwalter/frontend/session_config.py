@@ -1,0 +1,1238 @@
+"""Session variables, system parameters and ALTER SYSTEM of the frontend.
+
+Models these RisingWave (commit 448c6570) files:
+
+* ``src/common/src/session_config/mod.rs:99-590`` - every session variable: name, type, default,
+  alias, check hook, deprecation notice; descriptions are the field doc comments joined with
+  spaces, as ``src/common/proc_macro/src/session_config.rs:55-66`` builds them for ``SHOW ALL``;
+  check hooks ``mod.rs:593-616`` (``STREAMING_MAX_PARALLELISM ...``, backfill parallelism);
+* ``src/common/proc_macro/src/session_config.rs:145-200`` - ``set``/``reset``/``get`` semantics:
+  parse error reports the raw value, check-hook error reports the typed Display; ``reset`` goes
+  back to the built-in default (not the cluster-wide one);
+* ``src/frontend/src/handler/variable.rs:42-92`` - SET (lowercased name, deprecation notice),
+  SHOW, SHOW ALL (``Name``/``Setting``/``Description``), SHOW PARAMETERS
+  (``Name``/``Value``/``Description``/``Mutable``);
+* ``src/frontend/src/handler/alter_system.rs:24-80`` - ALTER SYSTEM SET notices;
+* ``src/meta/src/controller/session_params.rs:149-170`` and
+  ``src/meta/src/controller/system_param.rs:182-205`` - meta side of ALTER SYSTEM;
+* ``src/common/src/system_param/mod.rs:79-118,305-450`` - system parameters (``for_all_params!``),
+  ``set_system_param`` errors and validation; ``src/license/src/key.rs:120-160`` (redaction);
+* ``src/common/src/cast/mod.rs:28-49`` (``str_to_bool``), ``src/common/src/session_config/*.rs``
+  (enum-like types and their ``expect one of [...]`` errors);
+* ``src/frontend/src/error.rs:186`` and ``src/meta/src/error.rs:100-108`` - the error layers.
+
+There is no ``adaptive_parallelism_strategy`` system parameter at this commit (spec §3.5).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from rwalter.errors import PERMISSION_DENIED, SESSION_CONFIG, SYSTEM_PARAM, RwError
+from rwalter.frontend.values import (
+    ConfigParallelism,
+    ConfigParallelismError,
+    RustParseIntError,
+    normalize_job_type,
+    parse_rust_int,
+    value_text,
+)
+from rwalter.sql.ast import SetVariableValue
+
+SESSION_CONFIG_CAUSE = "Failed to get or set session config"
+SET_SESSION_PARAM_RPC = "/meta.SessionParamService/SetSessionParam"
+SET_SYSTEM_PARAM_RPC = "/meta.SystemParamsService/SetSystemParam"
+ARRANGEMENT_BACKFILL_DEPRECATED = (
+    "The session variable STREAMING_USE_ARRANGEMENT_BACKFILL has been deprecated and is ignored. "
+    "Arrangement backfill is always used as the fallback backfill type for new streaming jobs."
+)
+VNODE_MAX_COUNT = 32768  # VirtualNode::MAX_COUNT
+
+
+class InvalidValue(ValueError):
+    """A type's parse or check failure; ``causes`` is the cleaned source chain below
+    ``Invalid value `v` for `name```."""
+
+    def __init__(self, *causes: str) -> None:
+        super().__init__(": ".join(causes))
+        self.causes = list(causes)
+
+
+# ---------------------------------------------------------------------------------------------
+# Value types ("codecs"): parse a SET string into a typed value, display a typed value.
+
+
+@dataclass(frozen=True)
+class Codec:
+    """One Rust session-config type: ``parse`` (``FromStr``, raises InvalidValue) and ``show``."""
+
+    name: str
+    parse: Callable[[str], Any]
+    show: Callable[[Any], str] = str
+
+
+_TRUE_WORDS = ("true", "tru", "tr", "t", "on", "1", "yes", "ye", "y")
+_FALSE_WORDS = ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n")
+
+
+def _parse_bool(text: str) -> bool:
+    """``str_to_bool``: PostgreSQL boolean spellings, trimmed, ASCII case-insensitive."""
+    word = text.strip().lower()
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    raise InvalidValue("Invalid bool")
+
+
+def _int_codec(ty: str) -> Codec:
+    def parse(text: str) -> int:
+        try:
+            return parse_rust_int(text, ty)
+        except RustParseIntError as e:
+            raise InvalidValue(str(e)) from None
+
+    return Codec(ty, parse)
+
+
+def _enum_codec(name: str, spellings: Mapping[str, str], dash_to_underscore: bool = False) -> Codec:
+    """An enum parsed ASCII case-insensitively; ``spellings`` maps accepted input to Display."""
+    error = "expect one of [" + ", ".join(spellings) + "]"
+
+    def parse(text: str) -> str:
+        key = text.lower()
+        if dash_to_underscore:
+            key = key.replace("-", "_")
+        if key not in spellings:
+            raise InvalidValue(error)
+        return spellings[key]
+
+    return Codec(name, parse)
+
+
+def _option_codec(inner: Codec) -> Codec:
+    """``OptionConfig<T>``: empty string is None (shown as empty)."""
+
+    def parse(text: str) -> Any:
+        return None if text == "" else inner.parse(text)
+
+    return Codec(f"Option<{inner.name}>", parse, lambda v: "" if v is None else inner.show(v))
+
+
+def _parse_parallelism(text: str) -> ConfigParallelism:
+    try:
+        return ConfigParallelism.parse(text)
+    except ConfigParallelismError as e:
+        raise InvalidValue(*e.causes) from None
+
+
+def _parse_nonzero_u64(text: str) -> int:
+    try:
+        return parse_rust_int(text, "u64")
+    except RustParseIntError as e:
+        raise InvalidValue(str(e)) from None
+
+
+_TIMEOUT_UNITS = {"ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}
+
+
+def _parse_statement_timeout(text: str) -> int:
+    """``StatementTimeout::from_str`` (``statement_timeout.rs:21-47``): milliseconds."""
+    s = text.strip()
+    if s == "0":
+        return 0
+    split = next((i for i, c in enumerate(s) if not c.isnumeric()), len(s))
+    val_str, unit = s[:split], (s[split:] if split < len(s) else "ms")
+    try:
+        val = parse_rust_int(val_str, "u32")
+    except RustParseIntError:
+        raise InvalidValue(f'parsing u32 failed: "{val_str}"') from None
+    mul = _TIMEOUT_UNITS.get(unit.strip())
+    if mul is None:
+        raise InvalidValue(f'invalid time unit: "{unit}"')
+    if val * mul > 2**32 - 1:
+        raise InvalidValue("overflow")
+    return val * mul
+
+
+def _parse_search_path(text: str) -> str:
+    """``SearchPath::from_str``: split on ``, ``, trim, drop empties, re-join (Display)."""
+    return ", ".join(p.strip() for p in text.split(", ") if p.strip())
+
+
+BOOL = Codec("bool", _parse_bool, lambda v: "true" if v else "false")
+I32 = _int_codec("i32")
+U32 = _int_codec("u32")
+U64 = _int_codec("u64")
+USIZE = _int_codec("usize")
+STR = Codec("String", lambda s: s)
+PARALLELISM = Codec("ConfigParallelism", _parse_parallelism)
+BACKFILL_PARALLELISM = Codec("ConfigBackfillParallelism", _parse_parallelism)
+NONZERO_U64 = Codec("ConfigNonZeroU64", _parse_nonzero_u64)
+STATEMENT_TIMEOUT = Codec("StatementTimeout", _parse_statement_timeout, lambda v: f"{v}ms")
+SEARCH_PATH = Codec("SearchPath", _parse_search_path)
+QUERY_MODE = _enum_codec(
+    "QueryMode", {"local": "local", "distributed": "distributed", "auto": "auto"}
+)
+ICEBERG_STORAGE_MODE = _enum_codec(
+    "IcebergQueryStorageMode", {"auto": "auto", "iceberg": "iceberg", "hummock": "hummock"}
+)
+VISIBILITY_MODE = _enum_codec(
+    "VisibilityMode", {"all": "all", "checkpoint": "checkpoint", "default": "default"}
+)
+ISOLATION_LEVEL = _enum_codec(
+    "IsolationLevel",
+    {
+        "read committed": "read committed",
+        "read uncommitted": "read uncommitted",
+        "repeatable read": "repeatable read",
+        "serializable": "serializable",
+    },
+)
+SINK_DECOUPLE = _enum_codec(
+    "SinkDecouple",
+    {
+        "true": "enable",
+        "enable": "enable",
+        "false": "disable",
+        "disable": "disable",
+        "default": "default",
+    },
+)
+LOCALITY_BACKFILL_MODE = _enum_codec("LocalityBackfillMode", {"auto": "auto", "always": "always"})
+JOIN_ENCODING = _option_codec(
+    _enum_codec(
+        "JoinEncodingType",
+        {"memory_optimized": "memory_optimized", "cpu_optimized": "cpu_optimized"},
+    )
+)
+OVER_WINDOW_CACHE = _option_codec(
+    _enum_codec(
+        "OverWindowCachePolicy",
+        {
+            "full": "full",
+            "recent": "recent",
+            "recent_first_n": "recent_first_n",
+            "recent_last_n": "recent_last_n",
+        },
+        dash_to_underscore=True,
+    )
+)
+CACHE_REFILL = _option_codec(
+    _enum_codec(
+        "CacheRefillPolicy",
+        {
+            "enabled": "enabled",
+            "disabled": "disabled",
+            "streaming": "streaming",
+            "serving": "serving",
+            "both": "both",
+        },
+        dash_to_underscore=True,
+    )
+)
+OPT_USIZE = _option_codec(USIZE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Check hooks (mod.rs:556-616): return an error text or None.
+
+
+_TIMEZONES: set[str] | None = None
+
+
+def check_timezone(value: str) -> str | None:
+    """``Tz::from_str_insensitive`` (IANA names; approximated with the local tz database)."""
+    global _TIMEZONES
+    if _TIMEZONES is None:
+        try:
+            import zoneinfo
+
+            _TIMEZONES = {z.lower() for z in zoneinfo.available_timezones()} | {"utc"}
+        except Exception:  # pragma: no cover - no tz database: accept everything
+            _TIMEZONES = set()
+    if _TIMEZONES and value.lower() not in _TIMEZONES:
+        return "Not a valid timezone"
+    return None
+
+
+def check_client_encoding(value: str) -> str | None:
+    clean = "".join(c for c in value if c.isascii() and c.isalnum())
+    return None if clean.upper() == "UTF8" else "Only support 'UTF8' for CLIENT_ENCODING"
+
+
+def check_bytea_output(value: str) -> str | None:
+    return None if value == "hex" else "Only support 'hex' for BYTEA_OUTPUT"
+
+
+def check_iceberg_engine_connection(value: str) -> str | None:
+    if value and len(value.split(".")) != 2:
+        return (
+            "Invalid iceberg engine connection format, Should be set to this format: "
+            "schema_name.connection_name."
+        )
+    return None
+
+
+def check_streaming_max_parallelism(value: int) -> str | None:
+    if value in (0, 1):
+        return "STREAMING_MAX_PARALLELISM must be greater than 1"
+    if value > VNODE_MAX_COUNT:
+        return f"STREAMING_MAX_PARALLELISM must be less than or equal to {VNODE_MAX_COUNT}"
+    return None
+
+
+def check_backfill_parallelism(value: ConfigParallelism) -> str | None:
+    if value.kind in ("default", "fixed"):
+        return None
+    return (
+        "Only `default` or fixed backfill parallelism is supported here; adaptive backfill "
+        "strategy is deferred to a later change."
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The variable table
+
+
+@dataclass(frozen=True)
+class Var:
+    """One session variable as ``#[parameter(...)]`` declares it."""
+
+    name: str
+    codec: Codec
+    default: str  # SHOW text of the built-in default
+    description: str
+    aliases: tuple[str, ...] = ()
+    check: Callable[[Any], str | None] | None = None
+    no_alter_system: bool = False
+    deprecated: str | None = None
+
+    def default_value(self) -> Any:
+        return self.codec.parse(self.default)
+
+
+# In RisingWave's declaration order (the order of SHOW ALL).
+VARIABLES: tuple[Var, ...] = (
+    Var(
+        "implicit_flush",
+        BOOL,
+        "false",
+        "If `RW_IMPLICIT_FLUSH` is on, then every INSERT/UPDATE/DELETE statement will block until the entire dataflow is refreshed. In other words, every related table & MV will be able to see the write.",
+        aliases=("rw_implicit_flush",),
+    ),
+    Var(
+        "dml_wait_persistence",
+        BOOL,
+        "false",
+        "If `DML_WAIT_PERSISTENCE` is on, then every INSERT/UPDATE/DELETE statement waits until the transaction is included in a checkpoint. This is ignored when `IMPLICIT_FLUSH` is on.",
+    ),
+    Var(
+        "create_compaction_group_for_mv",
+        BOOL,
+        "false",
+        "If `CREATE_COMPACTION_GROUP_FOR_MV` is on, dedicated compaction groups will be created in MV creation.",
+    ),
+    Var(
+        "query_mode",
+        QUERY_MODE,
+        "auto",
+        "A temporary config variable to force query running in either local or distributed mode. The default value is auto which means let the system decide to run batch queries in local or distributed mode automatically.",
+    ),
+    Var(
+        "iceberg_query_storage_mode",
+        ICEBERG_STORAGE_MODE,
+        "iceberg",
+        "For Iceberg engine tables, which storage to use for batch SELECT: Iceberg (columnar) or Hummock (row). Only affects batch SELECT on tables with ENGINE = ICEBERG.",
+    ),
+    Var(
+        "extra_float_digits",
+        I32,
+        "1",
+        "Sets the number of digits displayed for floating-point values. See <https://www.postgresql.org/docs/current/runtime-config-client.html#:~:text=for%20more%20information.-,extra_float_digits,-(integer)>",
+    ),
+    Var(
+        "application_name",
+        STR,
+        "",
+        "Sets the application name to be reported in statistics and logs. See <https://www.postgresql.org/docs/14/runtime-config-logging.html#:~:text=What%20to%20Log-,application_name,-(string)>",
+    ),
+    Var(
+        "datestyle",
+        STR,
+        "",
+        "It is typically set by an application upon connection to the server. see <https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-DATESTYLE>",
+    ),
+    Var(
+        "batch_enable_lookup_join",
+        BOOL,
+        "true",
+        "Force the use of lookup join instead of hash join when possible for local batch execution.",
+        aliases=("rw_batch_enable_lookup_join",),
+    ),
+    Var(
+        "batch_enable_sort_agg",
+        BOOL,
+        "true",
+        "Enable usage of sortAgg instead of hash agg when order property is satisfied in batch execution",
+        aliases=("rw_batch_enable_sort_agg",),
+    ),
+    Var(
+        "batch_enable_distributed_dml",
+        BOOL,
+        "false",
+        "Enable distributed DML, so an insert, delete, and update statement can be executed in a distributed way (e.g. running in multiple compute nodes). No atomicity guarantee in this mode. Its goal is to gain the best ingestion performance for initial batch ingestion where users always can drop their table when failure happens.",
+    ),
+    Var(
+        "batch_expr_strict_mode",
+        BOOL,
+        "true",
+        "Evaluate expression in strict mode for batch queries. If set to false, an expression failure will not cause an error but leave a null value on the result set.",
+    ),
+    Var(
+        "max_split_range_gap",
+        I32,
+        "8",
+        "The max gap allowed to transform small range scan into multi point lookup.",
+    ),
+    Var(
+        "search_path",
+        SEARCH_PATH,
+        '"$user", public',
+        "Sets the order in which schemas are searched when an object (table, data type, function, etc.) is referenced by a simple name with no schema specified. See <https://www.postgresql.org/docs/14/runtime-config-client.html#GUC-SEARCH-PATH>",
+    ),
+    Var(
+        "visibility_mode",
+        VISIBILITY_MODE,
+        "default",
+        "If `VISIBILITY_MODE` is all, we will support querying data without checkpoint.",
+    ),
+    Var(
+        "transaction_isolation",
+        ISOLATION_LEVEL,
+        "read committed",
+        "See <https://www.postgresql.org/docs/current/transaction-iso.html>",
+    ),
+    Var(
+        "query_epoch",
+        NONZERO_U64,
+        "0",
+        "Select as of specific epoch. Sets the historical epoch for querying data. If 0, querying latest data.",
+    ),
+    Var("timezone", STR, "UTC", "Session timezone. Defaults to UTC.", check=check_timezone),
+    Var(
+        "streaming_parallelism",
+        PARALLELISM,
+        "default",
+        "The execution parallelism for streaming queries, including tables, materialized views, indexes, and sinks. Defaults to `default`, which preserves the legacy adaptive scheduling behavior during effective resolution.",
+    ),
+    Var(
+        "streaming_parallelism_for_backfill",
+        BACKFILL_PARALLELISM,
+        "default",
+        "Specific parallelism for backfill. Only `default` and a fixed positive integer are supported here. Adaptive backfill strategies are deferred to a later change.",
+        check=check_backfill_parallelism,
+    ),
+    Var(
+        "streaming_parallelism_for_table",
+        PARALLELISM,
+        "default",
+        "Specific parallelism for table. Defaults to `default`, which preserves the legacy bounded adaptive behavior only when the global parallelism itself remains `default`. Otherwise it follows the explicit global parallelism.",
+    ),
+    Var(
+        "streaming_parallelism_for_sink",
+        PARALLELISM,
+        "default",
+        "Specific parallelism for sink. By default, it will fall back to `STREAMING_PARALLELISM`.",
+    ),
+    Var(
+        "streaming_parallelism_for_index",
+        PARALLELISM,
+        "default",
+        "Specific parallelism for index. By default, it will fall back to `STREAMING_PARALLELISM`.",
+    ),
+    Var(
+        "streaming_parallelism_for_source",
+        PARALLELISM,
+        "default",
+        "Specific parallelism for source. Defaults to `default`, which preserves the legacy bounded adaptive behavior only when the global parallelism itself remains `default`. Otherwise it follows the explicit global parallelism.",
+    ),
+    Var(
+        "streaming_parallelism_for_materialized_view",
+        PARALLELISM,
+        "default",
+        "Specific parallelism for materialized view. By default, it will fall back to `STREAMING_PARALLELISM`.",
+    ),
+    Var(
+        "streaming_enable_delta_join",
+        BOOL,
+        "false",
+        "Enable delta join for streaming queries. Defaults to false.",
+        aliases=("rw_streaming_enable_delta_join",),
+    ),
+    Var(
+        "streaming_enable_bushy_join",
+        BOOL,
+        "true",
+        "Enable bushy join for streaming queries. Defaults to true.",
+        aliases=("rw_streaming_enable_bushy_join",),
+    ),
+    Var(
+        "streaming_force_filter_inside_join",
+        BOOL,
+        "false",
+        "Force filtering to be done inside the join whenever there's a choice between optimizations. Defaults to false.",
+        aliases=("rw_streaming_force_filter_inside_join",),
+    ),
+    Var(
+        "streaming_use_arrangement_backfill",
+        BOOL,
+        "true",
+        "Deprecated. Arrangement backfill is always used as the fallback backfill type for new streaming jobs, and this setting is ignored.",
+        deprecated=ARRANGEMENT_BACKFILL_DEPRECATED,
+    ),
+    Var("streaming_use_snapshot_backfill", BOOL, "true", ""),
+    Var(
+        "enable_serverless_backfill",
+        BOOL,
+        "false",
+        "Enable serverless backfill for streaming queries. Defaults to false.",
+    ),
+    Var(
+        "streaming_allow_jsonb_in_stream_key",
+        BOOL,
+        "false",
+        "Allow `jsonb` in stream key",
+        aliases=("rw_streaming_allow_jsonb_in_stream_key",),
+    ),
+    Var(
+        "streaming_unsafe_allow_unmaterialized_impure_expr",
+        BOOL,
+        "false",
+        "Unsafe: allow impure expressions on non-append-only streams without materialization.  This may lead to inconsistent results or panics due to re-evaluation on updates/retracts.",
+    ),
+    Var(
+        "streaming_unsafe_allow_upsert_sink_pk_mismatch",
+        BOOL,
+        "false",
+        "Unsafe: allow an upsert sink to use downstream primary-key columns that are not part of the upstream stream key.  This may leave stale rows in the downstream system if a downstream primary-key column changes without the upsert stream providing its old value.",
+    ),
+    Var(
+        "streaming_separate_consecutive_join",
+        BOOL,
+        "false",
+        "Separate consecutive `StreamHashJoin` by no-shuffle `StreamExchange`",
+    ),
+    Var(
+        "streaming_separate_sink",
+        BOOL,
+        "false",
+        "Separate `StreamSink` by no-shuffle `StreamExchange`",
+    ),
+    Var(
+        "streaming_join_encoding",
+        JOIN_ENCODING,
+        "",
+        "Determine which encoding will be used to encode join rows in operator cache.  This overrides the corresponding entry from the `[streaming.developer]` section in the config file, taking effect for new streaming jobs created in the current session.",
+    ),
+    Var(
+        "enable_join_ordering",
+        BOOL,
+        "true",
+        "Enable join ordering for streaming and batch queries. Defaults to true.",
+        aliases=("rw_enable_join_ordering",),
+    ),
+    Var(
+        "enable_two_phase_agg",
+        BOOL,
+        "true",
+        "Enable two phase agg optimization. Defaults to true. Setting this to true will always set `FORCE_TWO_PHASE_AGG` to false.",
+        aliases=("rw_enable_two_phase_agg",),
+    ),
+    Var(
+        "force_two_phase_agg",
+        BOOL,
+        "false",
+        "Force two phase agg optimization whenever there's a choice between optimizations. Defaults to false. Setting this to true will always set `ENABLE_TWO_PHASE_AGG` to false.",
+        aliases=("rw_force_two_phase_agg",),
+    ),
+    Var(
+        "enable_share_plan",
+        BOOL,
+        "true",
+        "Enable sharing of common sub-plans. This means that DAG structured query plans can be constructed, rather than only tree structured query plans.",
+        aliases=("rw_enable_share_plan",),
+    ),
+    Var(
+        "force_split_distinct_agg",
+        BOOL,
+        "false",
+        "Enable split distinct agg",
+        aliases=("rw_force_split_distinct_agg",),
+    ),
+    Var(
+        "intervalstyle",
+        STR,
+        "",
+        "See <https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-INTERVALSTYLE>",
+    ),
+    Var(
+        "batch_parallelism",
+        NONZERO_U64,
+        "0",
+        "If `BATCH_PARALLELISM` is non-zero, batch queries will use this parallelism.",
+    ),
+    Var(
+        "server_version", STR, "13.14.0", "The version of PostgreSQL that Risingwave claims to be."
+    ),
+    Var(
+        "server_version_num",
+        I32,
+        "130014",
+        "The version of PostgreSQL that Risingwave claims to be.",
+    ),
+    Var(
+        "client_min_messages",
+        STR,
+        "notice",
+        "see <https://www.postgresql.org/docs/15/runtime-config-client.html#GUC-CLIENT-MIN-MESSAGES>",
+    ),
+    Var(
+        "client_encoding",
+        STR,
+        "UTF8",
+        "see <https://www.postgresql.org/docs/15/runtime-config-client.html#GUC-CLIENT-ENCODING>",
+        check=check_client_encoding,
+    ),
+    Var(
+        "sink_decouple",
+        SINK_DECOUPLE,
+        "default",
+        "Enable decoupling sink and internal streaming graph or not",
+    ),
+    Var(
+        "synchronize_seqscans",
+        BOOL,
+        "false",
+        "See <https://www.postgresql.org/docs/current/runtime-config-compatible.html#RUNTIME-CONFIG-COMPATIBLE-VERSION> Unused in RisingWave, support for compatibility.",
+    ),
+    Var(
+        "statement_timeout",
+        STATEMENT_TIMEOUT,
+        "0ms",
+        "Abort query statement that takes more than the specified amount of time in sec. If `log_min_error_statement` is set to ERROR or lower, the statement that timed out will also be logged. If this value is specified without units, it is taken as milliseconds. A value of zero (the default) disables the timeout.",
+    ),
+    Var(
+        "idle_in_transaction_session_timeout",
+        U32,
+        "60000",
+        "Terminate any session that has been idle (that is, waiting for a client query) within an open transaction for longer than the specified amount of time in milliseconds.",
+    ),
+    Var(
+        "lock_timeout",
+        I32,
+        "0",
+        "See <https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-LOCK-TIMEOUT> Unused in RisingWave, support for compatibility.",
+    ),
+    Var(
+        "cdc_source_wait_streaming_start_timeout",
+        I32,
+        "60",
+        "For limiting the startup time of a shareable CDC streaming source when the source is being created. Unit: seconds.",
+    ),
+    Var(
+        "row_security",
+        BOOL,
+        "true",
+        "see <https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-ROW-SECURITY>. Unused in RisingWave, support for compatibility.",
+    ),
+    Var(
+        "standard_conforming_strings",
+        STR,
+        "on",
+        "see <https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-STANDARD-CONFORMING-STRINGS>",
+    ),
+    Var(
+        "backfill_rate_limit",
+        I32,
+        "-1",
+        "Set streaming rate limit (rows per second) for each parallelism for mv / source / sink backfilling If set to -1, disable rate limit. If set to 0, this pauses the snapshot read / source read.",
+    ),
+    Var(
+        "source_rate_limit",
+        I32,
+        "-1",
+        "Set streaming rate limit (rows per second) for each parallelism for mv / source backfilling, source reads. If set to -1, disable rate limit. If set to 0, this pauses the snapshot read / source read.",
+    ),
+    Var(
+        "dml_rate_limit",
+        I32,
+        "-1",
+        "Set streaming rate limit (rows per second) for each parallelism for table DML. If set to -1, disable rate limit. If set to 0, this pauses the DML.",
+    ),
+    Var(
+        "sink_rate_limit",
+        I32,
+        "-1",
+        "Set sink rate limit (rows per second) for each parallelism for external sink. If set to -1, disable rate limit. If set to 0, this pauses the sink.",
+    ),
+    Var(
+        "streaming_over_window_cache_policy",
+        OVER_WINDOW_CACHE,
+        "",
+        "Cache policy for partition cache in streaming over window. Can be `full`, `recent`, `recent_first_n` or `recent_last_n`.  This overrides the corresponding entry from the `[streaming.developer]` section in the config file, taking effect for new streaming jobs created in the current session.",
+        aliases=("rw_streaming_over_window_cache_policy",),
+    ),
+    Var(
+        "streaming_cache_refill_policy",
+        CACHE_REFILL,
+        "",
+        "Cache refill policy for streaming cache refill feature. Can be `enabled`, `disabled`, `streaming`, `serving` or `both`.  This overrides the corresponding entry from the `[streaming.developer]` section in the config file, taking effect for new streaming jobs created in the current session.",
+    ),
+    Var("background_ddl", BOOL, "false", "Run DDL statements in background"),
+    Var(
+        "streaming_use_shared_source",
+        BOOL,
+        "true",
+        "Enable shared source. Currently only for Kafka.  When enabled, `CREATE SOURCE` will create a source streaming job, and `CREATE MATERIALIZED VIEWS` from the source will forward the data from the same source streaming job, and also backfill prior data from the external source.",
+    ),
+    Var(
+        "streaming_asof_join_use_cache",
+        BOOL,
+        "true",
+        "Enable in-memory cache for `AsOf` join executor.  When enabled (default), `AsOf` join uses the cache-based implementation.  When disabled, `AsOf` join uses a no-cache implementation that directly queries the state table on-demand, reducing unnecessary data fetches for cache.",
+    ),
+    Var(
+        "server_encoding",
+        STR,
+        "UTF8",
+        "Shows the server-side character set encoding. At present, this parameter can be shown but not set, because the encoding is determined at database creation time.",
+    ),
+    Var("bytea_output", STR, "hex", "", check=check_bytea_output),
+    Var(
+        "bypass_cluster_limits",
+        BOOL,
+        "false",
+        "Bypass checks on cluster limits  When enabled, `CREATE MATERIALIZED VIEW` will not fail if the cluster limit is hit.",
+    ),
+    Var(
+        "streaming_max_parallelism",
+        USIZE,
+        "256",
+        "The maximum number of parallelism a streaming query can use. Defaults to 256.  Compared to `STREAMING_PARALLELISM`, which configures the initial parallelism, this configures the maximum parallelism a streaming query can use in the future, if the cluster size changes or users manually change the parallelism with `ALTER .. SET PARALLELISM`.  It's not always a good idea to set this to a very large number, as it may cause performance degradation when performing range scans on the table or the materialized view.",
+        check=check_streaming_max_parallelism,
+    ),
+    Var(
+        "iceberg_engine_connection",
+        STR,
+        "",
+        "Used to provide the connection information for the iceberg engine. Format: `iceberg_engine_connection` = `schema_name.connection_name`.",
+        check=check_iceberg_engine_connection,
+    ),
+    Var(
+        "streaming_enable_unaligned_join",
+        BOOL,
+        "false",
+        "Whether the streaming join should be unaligned or not.",
+    ),
+    Var(
+        "streaming_sync_log_store_pause_duration_ms",
+        OPT_USIZE,
+        "",
+        "The timeout for reading from the buffer of the sync log store on barrier. Every epoch we will attempt to read the full buffer of the sync log store. If we hit the timeout, we will stop reading and continue.  This overrides the corresponding entry from the `[streaming.developer]` section in the config file, taking effect for new streaming jobs created in the current session.",
+    ),
+    Var(
+        "streaming_sync_log_store_buffer_size",
+        OPT_USIZE,
+        "",
+        "The max buffer size for sync logstore, before we start flushing.  This overrides the corresponding entry from the `[streaming.developer]` section in the config file, taking effect for new streaming jobs created in the current session.",
+    ),
+    Var(
+        "disable_purify_definition",
+        BOOL,
+        "false",
+        "Whether to disable purifying the definition of the table or source upon retrieval. Only set this if encountering issues with functionalities like `SHOW` or `ALTER TABLE/SOURCE`. This config may be removed in the future.",
+        no_alter_system=True,
+    ),
+    Var("batch_hnsw_ef_search", USIZE, "40", "The `ef_search` used in querying hnsw vector index"),
+    Var("enable_index_selection", BOOL, "true", "Enable index selection for queries"),
+    Var("enable_mv_selection", BOOL, "false", "Enable mv selection for queries"),
+    Var(
+        "enable_locality_backfill",
+        BOOL,
+        "true",
+        "Whether to enable locality backfill. When enabled, `locality_backfill_mode` controls whether it is selected automatically or always used.",
+    ),
+    Var(
+        "locality_backfill_mode",
+        LOCALITY_BACKFILL_MODE,
+        "auto",
+        "How to apply locality backfill when it is enabled. `auto` uses the estimated backfill size, while `always` skips the size check. Missing values from older versions mean `always` to preserve the previous boolean behavior.",
+    ),
+    Var(
+        "auto_locality_backfill_min_size",
+        U64,
+        "10737418240",
+        "Auto-enable locality backfill when estimated scan backfill data reaches this size in bytes. Defaults to 10 `GiB` (10737418240 bytes).",
+    ),
+    Var(
+        "slow_ddl_notification_secs",
+        U32,
+        "30",
+        "Duration in seconds before notifying the user that a long-running DDL operation (e.g., DROP TABLE, CANCEL JOBS) is still running. Set to 0 to disable notifications. Defaults to 30 seconds.",
+    ),
+    Var(
+        "unsafe_enable_storage_retention_for_non_append_only_tables",
+        BOOL,
+        "false",
+        "Unsafe: Enable storage retention for non-append-only tables. Enabling this can lead to streaming inconsistency and node panic if there is any row INSERT/UPDATE/DELETE operation corresponding to the ttled primary key.",
+    ),
+    Var(
+        "enable_datafusion_engine",
+        BOOL,
+        "true",
+        "Enable DataFusion Engine When enabled, queries involving Iceberg tables will be executed using the DataFusion engine.",
+    ),
+    Var(
+        "datafusion_prefer_hash_join",
+        BOOL,
+        "true",
+        "Prefer hash join over sort merge join in DataFusion engine When enabled, the DataFusion engine will prioritize hash joins for query execution plans, potentially improving performance for certain workloads, but may cause OOM for large datasets.",
+    ),
+    Var(
+        "upsert_dml",
+        BOOL,
+        "false",
+        "Emit chunks in upsert format for `UPDATE` and `DELETE` DMLs. May lead to undefined behavior if the table is created with `ON CONFLICT DO NOTHING`.  When enabled: - `UPDATE` will only emit `Insert` records for new rows, instead of `Update` records. - `DELETE` will only include key columns and pad the rest with NULL, instead of emitting complete rows.",
+    ),
+)
+
+VARIABLES_BY_NAME: dict[str, Var] = {v.name: v for v in VARIABLES}
+ALIASES: dict[str, str] = {a: v.name for v in VARIABLES for a in v.aliases}
+
+# Setters with side effects (``flags = "SETTER"``, mod.rs:618-646): forcing two-phase agg also
+# enables it.
+_SET_SIDE_EFFECTS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "force_two_phase_agg": lambda values: values.update(
+        {"enable_two_phase_agg": True} if values["force_two_phase_agg"] else {}
+    ),
+}
+
+JOB_TYPE_VARIABLES = {
+    "table": "streaming_parallelism_for_table",
+    "materialized_view": "streaming_parallelism_for_materialized_view",
+    "index": "streaming_parallelism_for_index",
+    "sink": "streaming_parallelism_for_sink",
+    "source": "streaming_parallelism_for_source",
+}
+
+
+def entry_name(name: str) -> str:
+    """``alias_to_entry_name``: ASCII-lowercase, then resolve aliases."""
+    key = name.lower()
+    return ALIASES.get(key, key)
+
+
+def session_config_error(*causes: str) -> RwError:
+    """``ErrorCode::SessionConfig`` over its source chain."""
+    return RwError([SESSION_CONFIG_CAUSE, *causes], SESSION_CONFIG)
+
+
+def unrecognized(name: str) -> RwError:
+    return session_config_error(f"Unrecognized config entry `{name}`")
+
+
+def lookup(name: str) -> Var:
+    """The variable called ``name`` (any case, aliases) or the ``Unrecognized config entry`` error."""
+    key = entry_name(name)
+    var = VARIABLES_BY_NAME.get(key)
+    if var is None:
+        raise unrecognized(key)
+    return var
+
+
+def contains_param(name: str) -> bool:
+    return entry_name(name) in VARIABLES_BY_NAME
+
+
+def parse_value(var: Var, text: str) -> Any:
+    """Parse and check ``text`` for ``var``; raises ``InvalidValue`` carrying the full chain
+    below the session-config layer (``Invalid value ... for ...`` first)."""
+    try:
+        typed = var.codec.parse(text)
+    except InvalidValue as e:
+        raise InvalidValue(f"Invalid value `{text}` for `{var.name}`", *e.causes) from None
+    if var.check is not None:
+        problem = var.check(typed)
+        if problem is not None:
+            shown = var.codec.show(typed)
+            raise InvalidValue(f"Invalid value `{shown}` for `{var.name}`", problem)
+    return typed
+
+
+class SessionConfig:
+    """One session's variables (plain state).
+
+    ``defaults`` are the cluster-wide values set by ``ALTER SYSTEM`` (entry name -> stored
+    text); a new session starts from them. ``reset``/``SET ... TO DEFAULT`` go back to the
+    built-in default, as RisingWave does.
+    """
+
+    def __init__(self, defaults: Mapping[str, str] | None = None) -> None:
+        self._values: dict[str, Any] = {v.name: v.default_value() for v in VARIABLES}
+        for name, text in (defaults or {}).items():
+            var = VARIABLES_BY_NAME.get(entry_name(name))
+            if var is not None:
+                with contextlib.suppress(InvalidValue):
+                    self._values[var.name] = parse_value(var, text)
+
+    # -- SET / RESET / SHOW ------------------------------------------------------------------
+
+    def set(self, name: str, value: SetVariableValue | str | None) -> list[str]:
+        """``SET name = value``; DEFAULT (or None) resets. Returns the NOTICE texts."""
+        text = value_text(value)
+        var = lookup(name)
+        if text is None:
+            self._values[var.name] = var.default_value()
+        else:
+            try:
+                self._values[var.name] = parse_value(var, text)
+            except InvalidValue as e:
+                raise session_config_error(*e.causes) from None
+            effect = _SET_SIDE_EFFECTS.get(var.name)
+            if effect is not None:
+                effect(self._values)
+        return [var.deprecated] if var.deprecated else []
+
+    def reset(self, name: str) -> str:
+        """``RESET name``: back to the built-in default; returns the new SHOW text."""
+        var = lookup(name)
+        self._values[var.name] = var.default_value()
+        return self.get(var.name)
+
+    def get(self, name: str) -> str:
+        """``SHOW name``."""
+        var = lookup(name)
+        return var.codec.show(self._values[var.name])
+
+    def show_all(self) -> list[tuple[str, str, str]]:
+        """``SHOW ALL`` rows: (Name, Setting, Description) in declaration order."""
+        return [(v.name, v.codec.show(self._values[v.name]), v.description) for v in VARIABLES]
+
+    def typed(self, name: str) -> Any:
+        """The typed value of ``name`` (bool, int, ConfigParallelism, str...)."""
+        return self._values[lookup(name).name]
+
+    def copy(self) -> SessionConfig:
+        other = SessionConfig()
+        other._values = dict(self._values)
+        return other
+
+    # -- typed accessors -------------------------------------------------------------------
+
+    @property
+    def streaming_parallelism(self) -> ConfigParallelism:
+        return self._values["streaming_parallelism"]
+
+    def streaming_parallelism_for(self, job_type: str) -> ConfigParallelism:
+        """``streaming_parallelism_for_<type>`` (``table``, ``materialized_view``/``MATERIALIZED
+        VIEW``/``mv``, ``index``, ``sink``, ``source``)."""
+        kind = normalize_job_type(job_type)
+        return self._values[JOB_TYPE_VARIABLES[kind or ""]]
+
+    @property
+    def streaming_parallelism_for_backfill(self) -> ConfigParallelism:
+        return self._values["streaming_parallelism_for_backfill"]
+
+    @property
+    def streaming_max_parallelism(self) -> int:
+        return self._values["streaming_max_parallelism"]
+
+    @property
+    def backfill_rate_limit(self) -> int:
+        return self._values["backfill_rate_limit"]
+
+    @property
+    def source_rate_limit(self) -> int:
+        return self._values["source_rate_limit"]
+
+    @property
+    def dml_rate_limit(self) -> int:
+        return self._values["dml_rate_limit"]
+
+    @property
+    def sink_rate_limit(self) -> int:
+        return self._values["sink_rate_limit"]
+
+    @property
+    def background_ddl(self) -> bool:
+        return self._values["background_ddl"]
+
+    @property
+    def streaming_use_snapshot_backfill(self) -> bool:
+        return self._values["streaming_use_snapshot_backfill"]
+
+    @property
+    def streaming_use_shared_source(self) -> bool:
+        return self._values["streaming_use_shared_source"]
+
+    @property
+    def implicit_flush(self) -> bool:
+        return self._values["implicit_flush"]
+
+    @property
+    def slow_ddl_notification_secs(self) -> int:
+        return self._values["slow_ddl_notification_secs"]
+
+    @property
+    def timezone(self) -> str:
+        return self._values["timezone"]
+
+
+# ---------------------------------------------------------------------------------------------
+# System parameters (system_param/mod.rs for_all_params!)
+
+
+@dataclass(frozen=True)
+class SystemParam:
+    """One ``for_all_params!`` entry; ``default`` is the SHOW PARAMETERS text in rwalter's
+    simulated cluster (for parameters without a RisingWave default, a deployment value)."""
+
+    name: str
+    ty: str  # u32 | u64 | f64 | bool | String | LicenseKey
+    default: str
+    mutable: bool
+    description: str
+    validate: Callable[[Any], str | None] | None = None
+
+
+def _expect_min(minimum: int) -> Callable[[int], str | None]:
+    def check(v: int) -> str | None:
+        return None if v >= minimum else f"value {v} out of range, expect {minimum}.."
+
+    return check
+
+
+def _not_empty(name: str) -> Callable[[str], str | None]:
+    return lambda v: f"{name} cannot be empty" if not v.strip() else None
+
+
+def _time_travel_retention(v: int) -> str | None:
+    if v != 0 and v < 600_000:
+        return "time_travel_retention_ms cannot be less than 600000"
+    return None
+
+
+SYSTEM_PARAMS: tuple[SystemParam, ...] = (
+    SystemParam("barrier_interval_ms", "u32", "1000", True, "The interval of periodic barrier.", _expect_min(50)),
+    SystemParam("checkpoint_frequency", "u64", "1", True, "There will be a checkpoint for every n barriers.", _expect_min(1)),
+    SystemParam("sstable_size_mb", "u32", "256", False, "Target size of the Sstable."),
+    SystemParam("parallel_compact_size_mb", "u32", "512", False, "The size of parallel task for one compact/flush job."),
+    SystemParam("block_size_kb", "u32", "64", False, "Size of each block in bytes in SST."),
+    SystemParam("bloom_false_positive", "f64", "0.001", False, "DEPRECATED: Bloom filter is no longer a supported SST filter implementation. This field is kept for backward compatibility and no longer controls whether SST filters are emitted."),
+    SystemParam("state_store", "String", "hummock+memory", False, "URL for the state store"),
+    SystemParam("data_directory", "String", "hummock_001", False, "Remote directory for storing data and metadata objects."),
+    SystemParam("backup_storage_url", "String", "memory", True, "Remote storage url for storing snapshots.", _not_empty("backup_storage_url")),
+    SystemParam("backup_storage_directory", "String", "backup", True, "Remote directory for storing snapshots.", _not_empty("backup_storage_directory")),
+    SystemParam("max_concurrent_creating_streaming_jobs", "u32", "1", True, "Max number of concurrent creating streaming jobs."),
+    SystemParam("pause_on_next_bootstrap", "bool", "false", True, "Whether to pause all data sources on next bootstrap."),
+    SystemParam("enable_tracing", "bool", "false", True, "Whether to enable distributed tracing."),
+    SystemParam("use_new_object_prefix_strategy", "bool", "true", False, "Whether to split object prefix."),
+    SystemParam("license_key", "LicenseKey", "<default>", True, "The license key to activate enterprise features."),
+    SystemParam("time_travel_retention_ms", "u64", "600000", True, "The data retention period for time travel.", _time_travel_retention),
+    SystemParam("per_database_isolation", "bool", "true", True, "Whether per database isolation is enabled"),
+    SystemParam("enforce_secret", "bool", "false", True, "Whether to enforce secret on cloud."),
+)  # fmt: skip
+SYSTEM_PARAMS_BY_NAME: dict[str, SystemParam] = {p.name: p for p in SYSTEM_PARAMS}
+
+NOTICE_BARRIER_INTERVAL_MS = 300_000
+NOTICE_CHECKPOINT_FREQUENCY = 60
+LICENSE_DEFAULT = "<default>"
+
+
+def rust_debug_str(s: str) -> str:
+    """``{:?}`` of a Rust ``&str`` (quotes, backslash escapes)."""
+    escapes = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
+    return '"' + "".join(escapes.get(c, c) for c in s) + '"'
+
+
+def _parse_system_value(param: SystemParam, text: str) -> str:
+    """Parse ``text`` for ``param`` and return the stored/displayed text (raises InvalidValue
+    with the ``set_system_param`` message)."""
+    if param.ty in ("u32", "u64"):
+        try:
+            value: Any = parse_rust_int(text, param.ty)
+        except RustParseIntError as e:
+            raise InvalidValue(f"cannot parse parameter value: {e}") from None
+        shown = str(value)
+    elif param.ty == "bool":
+        if text not in ("true", "false"):
+            raise InvalidValue(
+                "cannot parse parameter value: provided string was not `true` or `false`"
+            )
+        value, shown = text == "true", text
+    elif param.ty == "f64":
+        try:
+            value = float(text)
+        except ValueError:
+            raise InvalidValue("cannot parse parameter value: invalid float literal") from None
+        shown = repr(value)
+    elif param.ty == "LicenseKey":
+        value = text
+        shown = "" if text == "" else "<redacted>"
+    else:
+        value, shown = text, text
+    if param.validate is not None:
+        problem = param.validate(value)
+        if problem is not None:
+            raise InvalidValue(problem)
+    return shown
+
+
+class SystemParams:
+    """The cluster's system parameters (SHOW text per name)."""
+
+    def __init__(self, values: Mapping[str, str] | None = None) -> None:
+        self.values: dict[str, str] = {p.name: p.default for p in SYSTEM_PARAMS}
+        self.values.update({k: v for k, v in (values or {}).items() if k in self.values})
+
+    def show_parameters(self) -> list[tuple[str, str, str, bool]]:
+        """``SHOW PARAMETERS`` rows: (Name, Value, Description, Mutable)."""
+        return [(p.name, self.values[p.name], p.description, p.mutable) for p in SYSTEM_PARAMS]
+
+    def get(self, name: str) -> str:
+        return self.values[name]
+
+    def int(self, name: str) -> int:
+        return int(self.values[name])
+
+    @property
+    def max_concurrent_creating_streaming_jobs(self) -> int:
+        return self.int("max_concurrent_creating_streaming_jobs")
+
+    @property
+    def barrier_interval_ms(self) -> int:
+        return self.int("barrier_interval_ms")
+
+    @property
+    def checkpoint_frequency(self) -> int:
+        return self.int("checkpoint_frequency")
+
+    def set(self, name: str, text: str | None) -> None:
+        """Meta's ``set_param``; raises the frontend-visible error."""
+
+        def fail(message: str) -> RwError:
+            return RwError(
+                [
+                    f"gRPC request to meta service (call `{SET_SYSTEM_PARAM_RPC}`) failed: Internal error",
+                    f"System parameters error: {message}",
+                ],
+                SYSTEM_PARAM,
+            )
+
+        param = SYSTEM_PARAMS_BY_NAME.get(name)
+        if param is None:
+            raise fail(f"unrecognized system parameter {rust_debug_str(name)}")
+        if not param.mutable:
+            raise fail(f"{rust_debug_str(name)} is immutable")
+        if text is None:
+            shown = param.default
+        else:
+            try:
+                shown = _parse_system_value(param, text)
+            except InvalidValue as e:
+                raise fail(str(e)) from None
+        self.values[name] = shown
+
+
+# ---------------------------------------------------------------------------------------------
+# ALTER SYSTEM SET (alter_system.rs)
+
+
+def alter_system(
+    name: str,
+    value: SetVariableValue | str | None,
+    session_defaults: MutableMapping[str, str],
+    *,
+    session: SessionConfig | None = None,
+    system_params: SystemParams | None = None,
+    is_superuser: bool = True,
+) -> list[str]:
+    """``ALTER SYSTEM SET name = value`` (None/DEFAULT = reset); returns the NOTICE texts.
+
+    ``name`` is the identifier as RisingWave's ``Ident`` Display gives it (as written; a
+    double-quoted name keeps its quotes). A session variable updates ``session_defaults``
+    (entry name -> stored text, what meta persists) and ``session``; anything else goes to
+    ``system_params``. Mutates the given objects; the caller persists them.
+    """
+    text = value_text(value)
+    if contains_param(name):
+        var = lookup(name)
+        if var.no_alter_system:
+            raise RwError(
+                [f"internal error: session param {name} cannot be altered system wide"],
+                SESSION_CONFIG,
+            )
+        if text is None:
+            stored = var.default
+        else:
+            try:
+                stored = var.codec.show(parse_value(var, text))
+            except InvalidValue as e:
+                raise RwError(
+                    [
+                        f"gRPC request to meta service (call `{SET_SESSION_PARAM_RPC}`) failed: Internal error",
+                        "Session parameters error",
+                        *e.causes,
+                    ],
+                    SESSION_CONFIG,
+                ) from None
+        session_defaults[var.name] = stored
+        if session is not None:
+            session.set(var.name, text)
+        if text is None:
+            return [f"The config {name} of the current session has already been reset to default"]
+        return [f"The config {name} of the current session has already been set to {text}"]
+
+    if not is_superuser:
+        raise RwError(
+            ["Permission denied: must be superuser to execute ALTER SYSTEM command"],
+            PERMISSION_DENIED,
+        )
+    params = system_params if system_params is not None else SystemParams()
+    params.set(name, text)
+    notices = []
+    if params.barrier_interval_ms >= NOTICE_BARRIER_INTERVAL_MS:
+        notices.append(
+            f"Barrier interval is set to {params.barrier_interval_ms} ms >= "
+            f"{NOTICE_BARRIER_INTERVAL_MS} ms. This can hurt freshness and potentially cause OOM."
+        )
+    if params.checkpoint_frequency >= NOTICE_CHECKPOINT_FREQUENCY:
+        notices.append(
+            f"Checkpoint frequency is set to {params.checkpoint_frequency} >= "
+            f"{NOTICE_CHECKPOINT_FREQUENCY}. This can hurt freshness and potentially cause OOM."
+        )
+    return notices
+
+
+def variables() -> Iterable[Var]:
+    """All modelled session variables, in SHOW ALL order."""
+    return iter(VARIABLES)
+
+
+__all__ = [
+    "SYSTEM_PARAMS",
+    "VARIABLES",
+    "InvalidValue",
+    "SessionConfig",
+    "SystemParam",
+    "SystemParams",
+    "Var",
+    "alter_system",
+    "contains_param",
+    "entry_name",
+    "lookup",
+]

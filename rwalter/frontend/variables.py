@@ -1,0 +1,57 @@
+"""SET / RESET / SHOW of session variables and ALTER SYSTEM SET.
+
+Models ``src/frontend/src/handler/variable.rs:42-205`` (one ``Name`` column for ``SHOW x``,
+``Name``/``Setting``/``Description`` for ``SHOW ALL``, ``Name``/``Value``/``Description``/
+``Mutable`` for ``SHOW PARAMETERS``; tags ``SET_VARIABLE`` and ``SHOW_VARIABLE``) and
+``alter_system.rs:24-61``. Cluster-wide defaults and system parameters are persisted in the
+meta store, so ``--db`` keeps them.
+"""
+
+from __future__ import annotations
+
+from rwalter.frontend.session_config import SystemParams, alter_system
+from rwalter.result import Result
+from rwalter.sql import ast
+
+
+def _name(node) -> str:
+    this = node.this
+    return this.name if hasattr(this, "name") and not isinstance(this, str) else str(this)
+
+
+def handle_set(session, node: ast.SetVariable) -> Result:
+    notices = session.config.set(_name(node), node.args["expression"])
+    return Result(tag="SET_VARIABLE", notices=notices)
+
+
+def handle_reset(session, node: ast.ResetVariable) -> Result:
+    session.config.reset(_name(node))
+    return Result(tag="SET_VARIABLE")
+
+
+def handle_show(session, node: ast.ShowVariable) -> Result:
+    name = _name(node)
+    if name.lower() == "all":
+        rows = [list(r) for r in session.config.show_all()]
+        return Result(tag="SHOW_VARIABLE", columns=["Name", "Setting", "Description"], rows=rows,
+                      types="TTT", returns_rows=True)
+    if name.lower() == "parameters":
+        params = SystemParams(session.meta.catalog.system_params())
+        rows = [[n, v, d, "t" if m else "f"] for n, v, d, m in params.show_parameters()]
+        return Result(tag="SHOW_VARIABLE", columns=["Name", "Value", "Description", "Mutable"],
+                      rows=rows, types="TTTT", returns_rows=True)
+    return Result(tag="SHOW_VARIABLE", columns=["Name"], rows=[[session.config.get(name)]],
+                  types="T", returns_rows=True)
+
+
+def handle_alter_system(session, node: ast.AlterSystemSet) -> Result:
+    catalog = session.meta.catalog
+    defaults = catalog.session_defaults()
+    params = SystemParams(catalog.system_params())
+    notices = alter_system(_name(node), node.args["expression"], defaults,
+                           session=session.config, system_params=params)
+    for key, value in defaults.items():
+        catalog.set_session_default(key, value)
+    for name, value, _desc, _mutable in params.show_parameters():
+        catalog.set_system_param(name, value)
+    return Result(tag="ALTER_SYSTEM", notices=notices)

@@ -1,0 +1,154 @@
+"""Simulated time: barriers, backfill progress, job completion, recovery and automatic
+parallelism control.
+
+RisingWave's barrier manager injects a barrier every ``barrier_interval_ms`` (1 s by default);
+backfill executors report progress on each (``src/meta/src/barrier/progress.rs``); a job whose
+backfill is done becomes CREATED (``finish_streaming_job_inner``,
+``src/meta/src/controller/streaming_job.rs:1599-1637``) and the automatic parallelism monitor
+restores its normal parallelism (``src/meta/src/stream/scale.rs:1505-1578``). Recovery re-renders
+every job from the catalog with new actor ids (``barrier/context/recovery.rs:93-233``); the
+automatic pass re-renders every job that is not blocked (``stream/scale.rs:1278-1362``).
+
+rwalter has no threads: time moves when a statement moves it (foreground DDL, WAIT, ``\\sleep``)
+or, in the realtime clock, when the session catches up with the wall clock. Long stretches are
+jumped in bulk: between two completions nothing but the row counters changes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from rwalter.errors import MetaError
+from rwalter.meta import scale
+from rwalter.meta.catalog import Job, MetaCatalog
+from rwalter.meta.stream_manager import StreamManager
+
+BARRIER_MS = 1000
+# Rows per second per backfill actor when no backfill_rate_limit is set (documented in README).
+DEFAULT_BACKFILL_ROWS_PER_SECOND = 10_000
+WAIT_TIMEOUT_MS = 7_200_000  # ``ddl_controller.rs:2414-2455``
+
+
+class Barrier:
+    """The barrier manager of one simulated cluster."""
+
+    def __init__(self, catalog: MetaCatalog, streams: StreamManager, auto_control: Callable[[], bool]) -> None:
+        self.catalog = catalog
+        self.streams = streams
+        self.auto_control = auto_control
+
+    # -- progress ----------------------------------------------------------------------------
+    def backfill_speed(self, job: Job) -> int:
+        """Rows consumed per barrier: the rate limit (per actor) times the backfill actors."""
+        if job.backfill_rate_limit is not None and job.backfill_rate_limit >= 0:
+            rate = job.backfill_rate_limit
+        else:
+            rate = DEFAULT_BACKFILL_ROWS_PER_SECOND
+        frag_ids = [
+            f.fragment_id
+            for f in self.catalog.fragments_of_job(job.job_id)
+            if "STREAM_SCAN" in f.flags or "SOURCE_SCAN" in f.flags
+        ]
+        actors = len(self.catalog.actors_of(frag_ids)) if frag_ids else 1
+        return rate * max(actors, 1)
+
+    def creating_jobs(self) -> list[Job]:
+        return self.catalog.jobs("WHERE status IN ('INITIAL', 'CREATING')")
+
+    # -- time --------------------------------------------------------------------------------
+    def advance(self, ms: int, until: Callable[[], bool] | None = None) -> bool:
+        """Move the clock by ``ms`` (barriers every second); stop early once ``until()`` holds.
+
+        Returns True if ``until`` was satisfied.
+        """
+        target = self.catalog.clock_ms + ms
+        while True:
+            if until is not None and until():
+                return True
+            now = self.catalog.clock_ms
+            left = target // BARRIER_MS - now // BARRIER_MS
+            jobs = self.creating_jobs()
+            if left <= 0 or not jobs:
+                self.catalog.clock_ms = target
+                return until() if until is not None else False
+            speeds = {j.job_id: self.backfill_speed(j) for j in jobs}
+            need = [
+                math.ceil(max(j.rows_total - j.rows_consumed, 0) / speeds[j.job_id])
+                if speeds[j.job_id] > 0
+                else math.inf
+                for j in jobs
+            ]
+            soonest = min(need)
+            step = left if soonest == math.inf else max(1, min(int(soonest), left))
+            self.catalog.clock_ms = (now // BARRIER_MS + step) * BARRIER_MS
+            finished = []
+            for j in jobs:
+                consumed = min(j.rows_total, j.rows_consumed + speeds[j.job_id] * step)
+                self.catalog.update_job(j.job_id, rows_consumed=consumed, status="CREATING")
+                if consumed >= j.rows_total and speeds[j.job_id] > 0:
+                    finished.append(j.job_id)
+            for job_id in finished:
+                self.finish_job(job_id)
+            self.run_pending_control()
+
+    def finish_job(self, job_id: int) -> None:
+        """CREATING → CREATED, then the post-backfill restore (``stream/scale.rs:1505-1578``)."""
+        job = self.catalog.job(job_id)
+        if job is None:
+            return
+        self.catalog.update_job(job_id, status="CREATED", rows_consumed=job.rows_total)
+        self.catalog.set_relation_created(job_id, self.catalog.clock_ms)
+        if not self.auto_control() or not job.backfill_set:
+            return
+        if job.backfill_fixed == job.fixed_parallelism and job.backfill_strategy == job.strategy:
+            return
+        try:
+            self.streams.apply_jobs([job_id])
+        except MetaError:
+            self.catalog.set_info("parallelism_control_pending", 1)
+
+    # -- recovery and automatic control -----------------------------------------------------
+    def recover(self) -> None:
+        """Global recovery: every job re-rendered from the catalog, every actor id new."""
+        fragment_ids = [
+            r[0] for r in self.catalog.conn.execute(
+                "SELECT fragment_id FROM rwmeta.fragments ORDER BY fragment_id"
+            ).fetchall()
+        ]
+        if not fragment_ids:
+            return
+        ensembles = scale.find_ensembles(self.catalog, fragment_ids)
+        renderer = scale.Renderer(self.catalog)
+        if not renderer.live:
+            self.catalog.replace_actors(fragment_ids, [])
+            return
+        rendering = renderer.render(ensembles)
+        new = scale.materialize(self.catalog, rendering)
+        self.catalog.replace_actors(fragment_ids, [a for acts in new.values() for a in acts])
+
+    def trigger_parallelism_control(self) -> bool:
+        """One automatic pass over every job not blocked; True when nothing stayed blocked."""
+        if not self.auto_control():
+            return True
+        creating = self.catalog.creating_job_ids()
+        blocked = (
+            self.streams.collect_reschedule_blocked_jobs_for_creating_jobs(creating, True)
+            if creating
+            else set()
+        )
+        done = True
+        for job in self.catalog.jobs():
+            if job.job_id in blocked:
+                done = False
+                continue
+            try:
+                self.streams.apply_jobs([job.job_id])
+            except MetaError:
+                done = False
+        self.catalog.set_info("parallelism_control_pending", 0 if done else 1)
+        return done
+
+    def run_pending_control(self) -> None:
+        if self.catalog.info("parallelism_control_pending") == "1":
+            self.trigger_parallelism_control()

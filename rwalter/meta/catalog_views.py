@@ -1,0 +1,439 @@
+"""The ``rw_catalog`` system catalogs as DuckDB views over the meta store (``rwmeta.*``).
+
+Each view models one RisingWave catalog, with its column names, order, types and value formats
+(all under ``src/frontend/src/catalog/system_catalog/``):
+
+* ``rw_catalog/rw_streaming_jobs.rs:22-53`` and ``rw_catalog/rw_table_fragments.rs:22-49``: the
+  job's parallelism text from ``mod.rs:219-254`` (``4``, ``adaptive``, ``bounded(4)``,
+  ``ratio(0.5)``), backfill-effective while the job is not CREATED
+  (``src/meta/service/src/stream_service.rs:87-103``); rows from ``list_streaming_job_infos``
+  (``src/meta/src/controller/fragment.rs:878-938``).
+* ``rw_catalog/rw_fragments.rs:23-80``: ``parallelism_policy`` per
+  ``src/meta/src/controller/fragment.rs:1468-1555`` (no-shuffle ensembles and their roots as in
+  ``src/meta/src/controller/scale.rs:1590-1690``); upstreams and actor counts per
+  ``fragment.rs:1340-1425``.
+* ``rw_catalog/rw_actors.rs:22-44``, ``rw_catalog/rw_worker_nodes.rs:24-95``.
+* ``rw_catalog/rw_streaming_parallelism.rs:18-49``, ``rw_catalog/rw_fragment_parallelism.rs:18-59``,
+  ``rw_catalog/rw_relations.rs`` (RisingWave's own view SQL, minus the system tables and
+  subscriptions rwalter does not model).
+* ``rw_catalog/rw_ddl_progress.rs:23-58`` with rows from ``src/meta/src/barrier/manager.rs:59-104``
+  and ``src/meta/src/controller/catalog/list_op.rs:99-145`` (tables then sinks, INITIAL and
+  CREATING), progress texts from ``src/meta/src/barrier/progress.rs:246-295`` and
+  ``src/meta/src/barrier/checkpoint/independent_job/creating_job/mod.rs:756-793``; ``SHOW JOBS``
+  from ``src/frontend/src/handler/show.rs:413-420,789-800``.
+* ``rw_catalog/rw_materialized_views.rs``, ``rw_tables.rs``, ``rw_sinks.rs``, ``rw_indexes.rs``,
+  ``rw_sources.rs``, ``rw_views.rs``, ``rw_databases.rs``, ``rw_schemas.rs``: the frontend catalog
+  of the session's database (``getvariable('rw_session_database_id')``; unset shows all), jobs in
+  INITIAL hidden; ``acl`` per ``mod.rs:256-301`` for the three superusers of a fresh cluster
+  (``src/meta/model/migration/src/m20230908_072257_init.rs:908-959``).
+* ``rw_catalog/rw_backfill_info.rs:29-145`` (type names from ``rw_catalog/common.rs``),
+  ``rw_catalog/rw_rate_limit.rs:23-45`` with rows from
+  ``src/meta/src/controller/streaming_job.rs:3735-3800``.
+
+Times are simulated: ``2026-01-01 00:00:00+00:00`` plus the store's milliseconds.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+BASE_EPOCH_MS = 1_767_225_600_000  # 2026-01-01 00:00:00 UTC
+RW_VERSION = "3.2.0-alpha"  # Cargo.toml:82 at the modelled commit
+CLUSTER_VERSION = (
+    f"PostgreSQL 13.14.0-RisingWave-{RW_VERSION} (448c6570b1b9d636736708340f61a85900c2b7d7)"
+)
+RW_EPOCH_BASE_MS = 1_617_235_200_000  # src/common/src/util/epoch.rs: 2021-04-01 UTC
+
+SNAPSHOT_TYPES = "('SNAPSHOT_BACKFILL', 'CROSS_DB_SNAPSHOT_BACKFILL')"
+
+# name -> (parameters, body); created first, in this order.
+MACROS: dict[str, tuple[str, str]] = {
+    "rw_ts": ("ms", f"make_timestamptz(({BASE_EPOCH_MS} + ms) * 1000)"),
+    "rw_ts_secs": ("ms", f"make_timestamptz(({BASE_EPOCH_MS // 1000} + ms // 1000) * 1000000)"),
+    "rw_cluster_version": ("", f"'{CLUSTER_VERSION}'"),
+    # mod.rs:244-254: AUTO/FULL -> adaptive, BOUNDED(n) -> bounded(n), RATIO(r) -> ratio(r).
+    "rw_fmt_strategy": (
+        "s",
+        """CASE
+            WHEN upper(s) IN ('AUTO', 'FULL') THEN 'adaptive'
+            WHEN regexp_full_match(upper(s), 'BOUNDED\\([0-9]*[1-9][0-9]*\\)')
+              OR regexp_full_match(upper(s), 'RATIO\\([+-]?[0-9]+(\\.[0-9]+)?\\)') THEN lower(s)
+        END""",
+    ),
+    # mod.rs:222-242: Fixed(n) -> n; Adaptive -> strategy or adaptive.
+    "rw_fmt_parallelism": (
+        "fixed, strategy",
+        """CASE WHEN fixed IS NOT NULL THEN CAST(fixed AS VARCHAR)
+            ELSE coalesce(rw_catalog.rw_fmt_strategy(strategy), 'adaptive') END""",
+    ),
+    # stream_service.rs:87-103: before CREATED the backfill override replaces the parallelism.
+    "rw_job_parallelism": (
+        "status, fixed, strategy, backfill_set, backfill_fixed, backfill_strategy",
+        """CASE WHEN status <> 'CREATED' THEN rw_catalog.rw_fmt_parallelism(
+                CASE WHEN coalesce(backfill_set, false) THEN backfill_fixed ELSE fixed END,
+                coalesce(backfill_strategy, strategy))
+            ELSE rw_catalog.rw_fmt_parallelism(fixed, strategy) END""",
+    ),
+    # progress.rs:266-285: consumed / total, a ratio above 1 shown as 0.9999.
+    "rw_progress_ratio": (
+        "consumed, total",
+        """CASE WHEN coalesce(consumed, 0)::DOUBLE / total::DOUBLE > 1.0 THEN 0.9999
+            ELSE coalesce(consumed, 0)::DOUBLE / total::DOUBLE END""",
+    ),
+    "rw_mv_progress": (
+        "consumed, total",
+        """CASE WHEN coalesce(total, 0) = 0 THEN '99.99%'
+            ELSE printf('%.2f%% (%d/%d)', rw_catalog.rw_progress_ratio(consumed, total) * 100.0,
+                coalesce(consumed, 0), total) END""",
+    ),
+    "rw_acl": (
+        "modes",
+        "['root=' || modes || '/root', 'postgres=' || modes || '/root', "
+        "'rwadmin=' || modes || '/root']",
+    ),
+    "rw_visible_db": ("db", "coalesce(getvariable('rw_session_database_id') = db, true)"),
+    # create_op.rs:105-120: a database's schemas take the next ids: public, pg_catalog, ...
+    "rw_schema_id": (
+        "db, schema_name",
+        """CAST(db + CASE schema_name WHEN 'public' THEN 1 WHEN 'pg_catalog' THEN 2
+            WHEN 'information_schema' THEN 3 WHEN 'rw_catalog' THEN 4 END AS INTEGER)""",
+    ),
+}
+
+# The frontend catalog of relations: objects of the session's database, jobs past INITIAL.
+_FRONTEND = """FROM rwmeta.relations r
+    LEFT JOIN rwmeta.streaming_jobs j ON j.job_id = r.id{join}
+    WHERE r.kind = '{kind}' AND rw_catalog.rw_visible_db(r.database_id)
+      AND j.status IS DISTINCT FROM 'INITIAL'"""
+
+_SINK_TARGET = "\n    LEFT JOIN rwmeta.relations t ON t.id = r.target_id"
+_INDEX_PRIMARY = "\n    LEFT JOIN rwmeta.relations p ON p.id = coalesce(r.depends_on[1], r.target_id)"
+
+_TIMES = """rw_catalog.rw_ts(r.initialized_at_ms) AS initialized_at,
+    rw_catalog.rw_ts(r.created_at_ms) AS created_at,
+    CASE WHEN r.initialized_at_ms IS NOT NULL THEN rw_catalog.rw_cluster_version() END
+        AS initialized_at_cluster_version,
+    CASE WHEN r.created_at_ms IS NOT NULL THEN rw_catalog.rw_cluster_version() END
+        AS created_at_cluster_version"""
+
+_BACKFILL_KIND = """CASE
+    WHEN list_contains(f.flags, 'SOURCE_SCAN') THEN 'SOURCE'
+    WHEN list_contains(f.flags, 'SNAPSHOT_BACKFILL_STREAM_SCAN')
+      OR list_contains(f.flags, 'CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN') THEN 'SNAPSHOT_BACKFILL'
+    WHEN list_contains(f.flags, 'STREAM_SCAN') OR list_contains(f.flags, 'LOCALITY_PROVIDER')
+      THEN 'ARRANGEMENT_OR_NO_SHUFFLE'
+END"""
+
+# name -> SELECT; created in this order (later views read earlier ones).
+VIEWS: dict[str, str] = {
+    "rw_streaming_jobs": """
+SELECT j.job_id AS id,
+    coalesce(r.name, '<unknown>') AS name,
+    j.database_id,
+    j.status,
+    rw_catalog.rw_job_parallelism(j.status, j.fixed_parallelism, j.strategy, j.backfill_set,
+        j.backfill_fixed, j.backfill_strategy) AS parallelism,
+    j.max_parallelism,
+    coalesce(j.specific_resource_group, d.resource_group, 'default') AS resource_group
+FROM rwmeta.streaming_jobs j
+JOIN rwmeta.databases d ON d.id = j.database_id
+LEFT JOIN rwmeta.relations r ON r.id = j.job_id
+ORDER BY j.job_id""",
+    "rw_table_fragments": """
+SELECT j.job_id AS table_id,
+    j.status,
+    rw_catalog.rw_job_parallelism(j.status, j.fixed_parallelism, j.strategy, j.backfill_set,
+        j.backfill_fixed, j.backfill_strategy) AS parallelism,
+    j.max_parallelism
+FROM rwmeta.streaming_jobs j
+ORDER BY j.job_id""",
+    "rw_fragments": """
+WITH RECURSIVE
+ns AS (
+    SELECT DISTINCT source_fragment_id AS src, target_fragment_id AS dst
+    FROM rwmeta.fragment_relations WHERE dispatcher_type = 'NO_SHUFFLE'),
+ns_roots AS (
+    SELECT DISTINCT src AS f FROM ns WHERE NOT EXISTS (SELECT 1 FROM ns p WHERE p.dst = ns.src)),
+reach(root, f) AS (
+    SELECT f, f FROM ns_roots
+    UNION SELECT reach.root, ns.dst FROM reach JOIN ns ON ns.src = reach.f),
+linked(a, b) AS (SELECT x.root, y.root FROM reach x JOIN reach y ON x.f = y.f),
+ensemble(a, b) AS (
+    SELECT a, b FROM linked
+    UNION SELECT ensemble.a, linked.b FROM ensemble JOIN linked ON linked.a = ensemble.b),
+member_roots AS (
+    SELECT reach.f AS fragment_id, list_sort(list_distinct(list(ensemble.b))) AS roots
+    FROM reach JOIN ensemble ON ensemble.a = reach.root
+    WHERE NOT EXISTS (SELECT 1 FROM ns_roots WHERE ns_roots.f = reach.f)
+    GROUP BY reach.f),
+upstreams AS (
+    SELECT target_fragment_id AS fragment_id,
+        list(source_fragment_id ORDER BY source_fragment_id) AS ids
+    FROM rwmeta.fragment_relations GROUP BY target_fragment_id),
+actor_counts AS (
+    SELECT fragment_id, CAST(count(*) AS INTEGER) AS n FROM rwmeta.actors GROUP BY fragment_id)
+SELECT f.fragment_id,
+    f.job_id AS table_id,
+    f.distribution AS distribution_type,
+    coalesce(f.state_table_ids, CAST([] AS INTEGER[])) AS state_table_ids,
+    coalesce(u.ids, CAST([] AS INTEGER[])) AS upstream_fragment_ids,
+    coalesce(f.flags, CAST([] AS VARCHAR[])) AS flags,
+    coalesce(a.n, 0) AS parallelism,
+    f.vnode_count AS max_parallelism,
+    CASE
+        WHEN f.distribution = 'SINGLE' THEN 'single'
+        WHEN coalesce(f.override_set, false)
+            THEN 'override(' || rw_catalog.rw_fmt_parallelism(f.override_fixed, j.strategy) || ')'
+        WHEN m.roots IS NOT NULL THEN 'upstream_fragment(' || CAST(m.roots AS VARCHAR) || ')'
+        WHEN j.job_id IS NULL THEN 'inherit(unknown)'
+        ELSE 'inherit(' || rw_catalog.rw_fmt_parallelism(j.fixed_parallelism, j.strategy) || ')'
+    END AS parallelism_policy
+FROM rwmeta.fragments f
+LEFT JOIN rwmeta.streaming_jobs j ON j.job_id = f.job_id
+LEFT JOIN member_roots m ON m.fragment_id = f.fragment_id
+LEFT JOIN upstreams u ON u.fragment_id = f.fragment_id
+LEFT JOIN actor_counts a ON a.fragment_id = f.fragment_id
+ORDER BY f.fragment_id""",
+    "rw_actors": """
+SELECT actor_id, fragment_id, worker_id, 'RUNNING' AS state
+FROM rwmeta.actors
+ORDER BY actor_id""",
+    "rw_worker_nodes": f"""
+SELECT w.id,
+    w.host,
+    CAST(w.port AS VARCHAR) AS port,
+    w.type,
+    w.state,
+    CASE WHEN w.type IN ('WORKER_TYPE_COMPUTE_NODE', 'WORKER_TYPE_COMPACTOR')
+        THEN w.parallelism END AS parallelism,
+    CASE WHEN w.type = 'WORKER_TYPE_COMPUTE_NODE' THEN w.is_streaming END AS is_streaming,
+    CASE WHEN w.type = 'WORKER_TYPE_COMPUTE_NODE' THEN w.is_serving END AS is_serving,
+    '' AS internal_rpc_host_addr,
+    '{RW_VERSION}' AS rw_version,
+    CAST(NULL AS BIGINT) AS system_total_memory_bytes,
+    CAST(NULL AS BIGINT) AS system_total_cpu_cores,
+    rw_catalog.rw_ts_secs(w.started_at_ms) AS started_at,
+    CASE WHEN w.type = 'WORKER_TYPE_COMPUTE_NODE'
+        THEN coalesce(w.resource_group, 'default') END AS resource_group,
+    CASE WHEN w.type = 'WORKER_TYPE_COMPACTOR' THEN false END AS is_iceberg_compactor
+FROM rwmeta.workers w
+WHERE w.state IS DISTINCT FROM 'DOWN'
+ORDER BY w.id""",
+    "rw_ddl_progress": f"""
+SELECT CAST(j.job_id AS BIGINT) AS ddl_id,
+    j.definition AS ddl_statement,
+    j.create_type,
+    CASE
+        WHEN j.status = 'INITIAL' THEN '0.0%'
+        WHEN j.backfill_type IN {SNAPSHOT_TYPES}
+            THEN 'Snapshot [' || rw_catalog.rw_mv_progress(j.rows_consumed, j.rows_total) || ']'
+        WHEN j.backfill_type = 'SOURCE'
+            THEN CAST(coalesce(j.rows_consumed, 0) AS VARCHAR) || ' rows consumed'
+        WHEN j.backfill_type IS NULL OR j.backfill_type = 'UPSTREAM_ONLY' THEN '100%'
+        ELSE rw_catalog.rw_mv_progress(j.rows_consumed, j.rows_total)
+    END AS progress,
+    rw_catalog.rw_ts(j.initialized_at_ms) AS initialized_at,
+    false AS is_serverless_backfill,
+    CASE WHEN j.status = 'CREATING' AND j.backfill_type IN {SNAPSHOT_TYPES}
+        THEN 'SNAPSHOT_BACKFILL' ELSE 'NORMAL_BACKFILL' END AS backfill_type
+FROM rwmeta.streaming_jobs j
+WHERE j.status IN ('INITIAL', 'CREATING') AND j.kind <> 'source'
+ORDER BY j.kind = 'sink', j.job_id""",
+    "rw_tables": f"""
+SELECT r.id,
+    r.name,
+    rw_catalog.rw_schema_id(r.database_id, r.schema_name) AS schema_id,
+    r.owner,
+    r.definition,
+    coalesce(r.append_only, false) AS append_only,
+    false AS refreshable,
+    rw_catalog.rw_acl('arwd') AS acl,
+    {_TIMES}
+{_FRONTEND.format(kind="table", join="")}
+ORDER BY r.id""",
+    "rw_materialized_views": f"""
+SELECT r.id,
+    r.name,
+    rw_catalog.rw_schema_id(r.database_id, r.schema_name) AS schema_id,
+    r.schema_name,
+    r.owner,
+    r.definition,
+    coalesce(r.append_only, false) AS append_only,
+    rw_catalog.rw_acl('arwd') AS acl,
+    {_TIMES},
+    coalesce(j.create_type = 'BACKGROUND', r.background, false) AS background_ddl,
+    CASE WHEN j.status IS NULL OR j.status = 'CREATED' THEN 'Created' ELSE 'Creating' END
+        AS status
+{_FRONTEND.format(kind="materialized view", join="")}
+ORDER BY r.id""",
+    "rw_sinks": f"""
+SELECT r.id,
+    r.name,
+    rw_catalog.rw_schema_id(r.database_id, r.schema_name) AS schema_id,
+    r.owner,
+    upper(coalesce(r.connector, '')) AS connector,
+    CASE WHEN coalesce(r.append_only, false) THEN 'SINK_TYPE_APPEND_ONLY'
+        ELSE 'SINK_TYPE_UPSERT' END AS sink_type,
+    CAST(NULL AS INTEGER) AS connection_id,
+    r.definition,
+    t.name AS target_table_name,
+    rw_catalog.rw_acl('r') AS acl,
+    {_TIMES},
+    coalesce(j.create_type = 'BACKGROUND', r.background, false) AS background_ddl,
+    CASE WHEN r.connector IS NULL THEN CAST('{{}}' AS JSON)
+        ELSE json_object('connector', json_object('type', 'plaintext', 'value', r.connector))
+    END AS connector_props,
+    CAST('null' AS JSON) AS format_encode_options
+{_FRONTEND.format(kind="sink", join=_SINK_TARGET)}
+ORDER BY r.id""",
+    "rw_indexes": f"""
+SELECT r.id,
+    r.name,
+    coalesce(r.depends_on[1], r.target_id) AS primary_table_id,
+    CAST([coalesce(list_position(p.columns, c), 0) FOR c IN coalesce(r.dist_key, [])]
+        AS SMALLINT[]) AS key_columns,
+    CAST([coalesce(list_position(p.columns, c), 0) FOR c IN coalesce(r.columns, [])
+        IF NOT list_contains(coalesce(r.dist_key, []), c)] AS SMALLINT[]) AS include_columns,
+    rw_catalog.rw_schema_id(r.database_id, r.schema_name) AS schema_id,
+    r.owner,
+    r.definition,
+    CAST([] AS VARCHAR[]) AS acl,
+    {_TIMES},
+    coalesce(j.create_type = 'BACKGROUND', r.background, false) AS background_ddl
+{_FRONTEND.format(kind="index", join=_INDEX_PRIMARY)}
+ORDER BY r.id""",
+    "rw_sources": f"""
+SELECT r.id,
+    r.name,
+    rw_catalog.rw_schema_id(r.database_id, r.schema_name) AS schema_id,
+    r.owner,
+    upper(coalesce(r.connector, '')) AS connector,
+    coalesce(r.columns, CAST([] AS VARCHAR[])) AS columns,
+    CAST(NULL AS VARCHAR) AS format,
+    CAST(NULL AS VARCHAR) AS row_encode,
+    coalesce(r.append_only, false) AS append_only,
+    CAST(NULL AS INTEGER) AS associated_table_id,
+    CAST(NULL AS INTEGER) AS connection_id,
+    r.definition,
+    rw_catalog.rw_acl('r') AS acl,
+    {_TIMES},
+    coalesce(r.is_shared, false) AS is_shared,
+    CASE WHEN r.connector IS NULL THEN CAST('{{}}' AS JSON)
+        ELSE json_object('connector', json_object('type', 'plaintext', 'value', r.connector))
+    END AS connector_props,
+    CAST('{{}}' AS JSON) AS format_encode_options
+{_FRONTEND.format(kind="source", join="")}
+ORDER BY r.id""",
+    "rw_views": f"""
+SELECT r.id,
+    r.name,
+    rw_catalog.rw_schema_id(r.database_id, r.schema_name) AS schema_id,
+    r.owner,
+    r.definition,
+    rw_catalog.rw_acl('arwd') AS acl,
+    rw_catalog.rw_ts(r.created_at_ms) AS created_at,
+    CASE WHEN r.created_at_ms IS NOT NULL THEN rw_catalog.rw_cluster_version() END
+        AS created_at_cluster_version
+{_FRONTEND.format(kind="view", join="")}
+ORDER BY r.id""",
+    "rw_relations": """
+SELECT id, name, 'table' AS relation_type, schema_id, owner, definition, acl
+    FROM rw_catalog.rw_tables
+UNION ALL SELECT id, name, 'source' AS relation_type, schema_id, owner, definition, acl
+    FROM rw_catalog.rw_sources
+UNION ALL SELECT id, name, 'index' AS relation_type, schema_id, owner, definition, acl
+    FROM rw_catalog.rw_indexes
+UNION ALL SELECT id, name, 'sink' AS relation_type, schema_id, owner, definition, acl
+    FROM rw_catalog.rw_sinks
+UNION ALL SELECT id, name, 'materialized view' AS relation_type, schema_id, owner, definition, acl
+    FROM rw_catalog.rw_materialized_views
+UNION ALL SELECT id, name, 'view' AS relation_type, schema_id, owner, definition, acl
+    FROM rw_catalog.rw_views""",
+    "rw_streaming_parallelism": """
+WITH all_streaming_jobs AS (
+    SELECT id, name, 'table' AS relation_type FROM rw_catalog.rw_tables
+    UNION ALL SELECT id, name, 'materialized view' AS relation_type
+        FROM rw_catalog.rw_materialized_views
+    UNION ALL SELECT id, name, 'sink' AS relation_type FROM rw_catalog.rw_sinks
+    UNION ALL SELECT id, name, 'index' AS relation_type FROM rw_catalog.rw_indexes
+    UNION ALL SELECT id, name, 'source' AS relation_type FROM rw_catalog.rw_sources
+        WHERE is_shared = true
+)
+SELECT job.id, job.name, job.relation_type, tf.parallelism, tf.max_parallelism
+FROM all_streaming_jobs job
+INNER JOIN rw_catalog.rw_table_fragments tf ON job.id = tf.table_id
+ORDER BY job.id""",
+    "rw_fragment_parallelism": """
+WITH all_streaming_jobs AS (
+    SELECT id, name, 'table' AS relation_type FROM rw_catalog.rw_tables
+    UNION ALL SELECT id, name, 'materialized view' AS relation_type
+        FROM rw_catalog.rw_materialized_views
+    UNION ALL SELECT id, name, 'sink' AS relation_type FROM rw_catalog.rw_sinks
+    UNION ALL SELECT id, name, 'index' AS relation_type FROM rw_catalog.rw_indexes
+)
+SELECT job.id, job.name, job.relation_type, f.fragment_id, f.distribution_type,
+    f.state_table_ids, f.upstream_fragment_ids, f.flags, f.parallelism, f.max_parallelism,
+    f.parallelism_policy
+FROM all_streaming_jobs job
+INNER JOIN rw_catalog.rw_fragments f ON job.id = f.table_id
+ORDER BY job.id, f.fragment_id""",
+    "rw_backfill_info": f"""
+SELECT f.job_id,
+    f.fragment_id,
+    f.state_table_ids[-1] AS backfill_state_table_id,
+    f.scans[1] AS backfill_target_relation_id,
+    {_BACKFILL_KIND} AS backfill_type,
+    CAST(CASE WHEN {_BACKFILL_KIND} = 'SNAPSHOT_BACKFILL'
+        THEN ({BASE_EPOCH_MS} + j.initialized_at_ms - {RW_EPOCH_BASE_MS}) << 16
+        ELSE 0 END AS BIGINT) AS backfill_epoch
+FROM rwmeta.fragments f
+JOIN rwmeta.streaming_jobs j ON j.job_id = f.job_id
+WHERE j.status IN ('INITIAL', 'CREATING') AND {_BACKFILL_KIND} IS NOT NULL
+ORDER BY f.fragment_id""",
+    "rw_rate_limit": """
+SELECT f.fragment_id,
+    coalesce(f.flags, CAST([] AS VARCHAR[])) AS fragment_type,
+    f.rate_limit_node AS node_name,
+    f.job_id AS table_id,
+    f.rate_limit
+FROM rwmeta.fragments f
+WHERE f.rate_limit IS NOT NULL AND f.rate_limit_node IS NOT NULL
+ORDER BY f.fragment_id""",
+    "rw_databases": """
+SELECT d.id,
+    d.name,
+    1 AS owner,
+    rw_catalog.rw_acl('Cc') AS acl,
+    coalesce(d.resource_group, 'default') AS resource_group,
+    CAST(NULL AS INTEGER) AS barrier_interval_ms,
+    CAST(NULL AS BIGINT) AS checkpoint_frequency
+FROM rwmeta.databases d
+ORDER BY d.id""",
+    "rw_schemas": """
+SELECT rw_catalog.rw_schema_id(d.id, s.name) AS id,
+    s.name,
+    1 AS owner,
+    rw_catalog.rw_acl('UC') AS acl
+FROM rwmeta.databases d
+CROSS JOIN (VALUES ('public'), ('pg_catalog'), ('information_schema'), ('rw_catalog')) s(name)
+WHERE rw_catalog.rw_visible_db(d.id)
+ORDER BY id""",
+}
+
+# SHOW JOBS: the rows of rw_ddl_progress under Title Case headers (show.rs:413-420,789-800).
+show_jobs_sql = (
+    'SELECT ddl_id AS "Id", ddl_statement AS "Statement", create_type AS "Create Type", '
+    'progress AS "Progress" FROM rw_catalog.rw_ddl_progress'
+)
+
+
+def install(conn: duckdb.DuckDBPyConnection) -> None:
+    """Create (or replace) the ``rw_catalog`` macros and views on ``conn``."""
+    conn.execute("CREATE SCHEMA IF NOT EXISTS rw_catalog")
+    for name, (params, body) in MACROS.items():
+        conn.execute(f"CREATE OR REPLACE MACRO rw_catalog.{name}({params}) AS {body}")
+    for name, select in VIEWS.items():
+        conn.execute(f"CREATE OR REPLACE VIEW rw_catalog.{name} AS {select}")
+
+
+__all__ = ["MACROS", "VIEWS", "install", "show_jobs_sql"]

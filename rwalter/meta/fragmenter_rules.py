@@ -1,0 +1,173 @@
+"""Declarative tables behind :mod:`rwalter.meta.fragmenter` (RisingWave commit 448c6570).
+
+Every table cites the RisingWave file it transcribes; the planner and the fragment cutter only
+look things up here.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+# Fragment type mask bits in ascending order (src/common/src/catalog/mod.rs:320-391).
+FLAG_ORDER = (
+    "SOURCE",
+    "MVIEW",
+    "SINK",
+    "NOW",
+    "STREAM_SCAN",
+    "BARRIER_RECV",
+    "VALUES",
+    "DML",
+    "CDC_FILTER",
+    "SKIPPED1",
+    "SOURCE_SCAN",
+    "SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "FS_FETCH",
+    "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "STREAM_CDC_SCAN",
+    "VECTOR_INDEX_WRITE",
+    "UPSTREAM_SINK_UNION",
+    "LOCALITY_PROVIDER",
+)
+
+# Operator -> flags it adds to its fragment (src/frontend/src/stream_fragmenter/mod.rs:428-579).
+# Scan-type specific flags are in SCAN_TYPE_FLAGS.
+OP_FLAGS: dict[str, tuple[str, ...]] = {
+    "StreamMaterialize": ("MVIEW",),
+    "StreamSink": ("SINK",),
+    "StreamTableScan": ("STREAM_SCAN",),
+    "StreamDml": ("DML",),
+    "StreamSource": ("SOURCE",),
+    "StreamNow": ("NOW",),
+    "StreamValues": ("VALUES",),
+    "StreamUpstreamSinkUnion": ("UPSTREAM_SINK_UNION",),
+    "StreamSourceScan": ("SOURCE_SCAN",),
+    "StreamFsFetch": ("FS_FETCH",),
+}
+
+# Operators whose fragment must be a singleton (fragmenter/mod.rs:463, 539-552;
+# plan_node/stream_topn.rs:95-120: only the non-append-only TopN body).
+SINGLETON_OPS = frozenset({"StreamNow", "StreamValues", "StreamTopN"})
+
+# StreamScanType -> extra flags (fragmenter/mod.rs:465-496).
+SCAN_TYPE_FLAGS: dict[str, tuple[str, ...]] = {
+    "SNAPSHOT_BACKFILL": ("SNAPSHOT_BACKFILL_STREAM_SCAN",),
+    "CROSS_DB_SNAPSHOT_BACKFILL": ("CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",),
+    "ARRANGEMENT_BACKFILL": (),
+    "UPSTREAM_ONLY": (),
+}
+
+# Scan types whose external edge is shuffled (Hash / Simple); the rest use NoShuffle
+# (src/meta/src/stream/stream_graph/fragment.rs:281-305, 2051-2077).
+SHUFFLED_SCAN_TYPES = frozenset({"SNAPSHOT_BACKFILL", "ARRANGEMENT_BACKFILL"})
+
+# Approximate internal state tables per operator (printed `tables:` of planner tests).
+STATE_TABLES: dict[str, int] = {
+    "StreamMaterialize": 1,
+    "StreamTableScan": 1,
+    "StreamSourceScan": 1,
+    "StreamSource": 1,
+    "StreamHashAgg": 1,
+    "StreamSimpleAgg": 1,
+    "StreamHashJoin": 4,
+    "StreamTopN": 1,
+    "StreamAppendOnlyTopN": 1,
+    "StreamGroupTopN": 1,
+    "StreamOverWindow": 1,
+    "StreamDynamicFilter": 2,
+    "StreamNow": 1,
+    "StreamFsFetch": 1,
+    "StreamAppendOnlyDedup": 1,
+}
+
+# sqlglot aggregate classes -> RisingWave aggregate kind names.
+AGG_CLASSES: dict[type[exp.Expression], str] = {
+    exp.Count: "count",
+    exp.Sum: "sum",
+    exp.Avg: "avg",
+    exp.Max: "max",
+    exp.Min: "min",
+    exp.GroupConcat: "string_agg",
+    exp.ArrayAgg: "array_agg",
+    exp.LogicalAnd: "bool_and",
+    exp.LogicalOr: "bool_or",
+    exp.FirstValue: "first_value",
+    exp.LastValue: "last_value",
+    exp.PercentileCont: "percentile_cont",
+    exp.PercentileDisc: "percentile_disc",
+    exp.Mode: "mode",
+    exp.BitwiseAndAgg: "bit_and",
+    exp.BitwiseOrAgg: "bit_or",
+    exp.BitwiseXorAgg: "bit_xor",
+    exp.Stddev: "stddev_samp",
+    exp.StddevPop: "stddev_pop",
+    exp.StddevSamp: "stddev_samp",
+    exp.Variance: "var_samp",
+    exp.VariancePop: "var_pop",
+    exp.ApproxDistinct: "approx_count_distinct",
+}
+# Aggregates sqlglot leaves as anonymous functions.
+ANONYMOUS_AGGS = frozenset(
+    {"string_agg", "jsonb_agg", "jsonb_object_agg", "array_agg", "bool_and", "bool_or"}
+)
+
+# Calls rewritten into sum/count before planning (avg, stddev, variance), so they split like sum.
+REWRITTEN_TO_SUM_COUNT = frozenset({"avg", "stddev_samp", "stddev_pop", "var_samp", "var_pop"})
+
+# `simply_cannot_two_phase!` (src/expr/core/src/aggregate/def.rs:405-430).
+CANNOT_TWO_PHASE = frozenset(
+    {
+        "string_agg",
+        "approx_count_distinct",
+        "array_agg",
+        "jsonb_agg",
+        "jsonb_object_agg",
+        "first_value",
+        "last_value",
+        "percentile_cont",
+        "percentile_disc",
+        "mode",
+        "bool_and",
+        "bool_or",
+        "bit_and",
+        "bit_or",
+        "udaf",
+    }
+)
+# `single_value_state!` / `single_value_state_iff_in_append_only!` (def.rs:432-463).
+STATELESS_LOCAL = frozenset(
+    {"sum", "sum0", "count", "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or"}
+    | REWRITTEN_TO_SUM_COUNT
+)
+STATELESS_LOCAL_IF_APPEND_ONLY = frozenset({"max", "min"})
+# `result_unaffected_by_order_by!` / `result_unaffected_by_distinct!` (def.rs:360-400).
+ORDER_INSENSITIVE = frozenset(
+    {"sum", "count", "min", "max", "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or"}
+    | REWRITTEN_TO_SUM_COUNT
+)
+DISTINCT_INSENSITIVE = frozenset({"max", "min", "bit_and", "bit_or", "bool_and", "bool_or"})
+# Aggregates whose state is a materialized input table (extra state table unless append-only).
+MATERIALIZED_INPUT = frozenset(
+    {"min", "max", "string_agg", "array_agg", "jsonb_agg", "first_value", "last_value"}
+)
+
+# Rank-like window functions that become a GroupTopN under `WHERE rank <= N`
+# (plan_node/logical_topn.rs:325-330, optimizer rule over_window_to_topn).
+RANK_WINDOWS: tuple[type[exp.Expression], ...] = (exp.RowNumber,)
+RANK_WINDOW_NAMES = frozenset({"rank", "dense_rank", "row_number"})
+
+# now()/proctime() spellings as sqlglot parses them.
+NOW_CLASSES: tuple[type[exp.Expression], ...] = (exp.CurrentTimestamp,)
+
+# Error texts (RisingWave's own).
+NESTED_LOOP_JOIN = "Not supported: streaming nested-loop join"
+NESTED_LOOP_HINT = (
+    "The non-equal join in the query requires a nested-loop join executor, which could be very "
+    "expensive to run. Consider rewriting the query to use dynamic filter as a substitute if "
+    "possible.\nSee also: https://docs.risingwave.com/processing/sql/dynamic-filters"
+)
+CROSS_DB_UNSUPPORTED = (
+    "Not supported: We currently do not support cross database scan in replicated or "
+    "without-snapshot mode."
+)
+SHARED_SOURCE_NOTICE = 'snapshot backfill disabled due to using shared source Some("{name}")'

@@ -1,0 +1,278 @@
+"""The meta node: one simulated RisingWave meta service over one DuckDB meta store.
+
+It ties together the catalog (``catalog``), the cluster (``cluster``), the stream manager's
+create/drop/cancel and reschedule paths (``stream_manager``), and simulated time (``barrier``),
+the way ``src/meta/node/src/server.rs`` wires RisingWave's managers. The frontend calls it as
+RisingWave's frontend calls meta RPCs; it never imports the frontend.
+
+Creating a job follows ``src/meta/src/stream/stream_manager.rs:376-534``: the catalog rows are
+written (INITIAL), fragments get global ids, upstream relations are wired to the new scan
+fragments (``stream_graph/fragment.rs:1798-1840``), actors are rendered by the same renderer as
+every reschedule (``barrier/checkpoint/state.rs:185-378``), the first barrier makes the job
+CREATING, and a foreground CREATE waits for its backfill to finish.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, MAX_PARALLELISM, TIMEOUT, MetaError
+from rwalter.meta import scale
+from rwalter.meta.barrier import WAIT_TIMEOUT_MS, Barrier
+from rwalter.meta.catalog import Fragment, Job, MetaCatalog, Relation
+from rwalter.meta.catalog_views import install as install_views
+from rwalter.meta.cluster import add_worker, bootstrap_cluster, parse_cluster_spec
+from rwalter.meta.stream_manager import StreamManager
+
+# Meta-node settings (RisingWave's meta config file, ``src/common/src/config/meta.rs``).
+META_CONFIG_DEFAULTS = {"disable_automatic_parallelism_control": "false"}
+
+
+@dataclass
+class JobSpec:
+    """What the frontend sends to create one streaming job (``CreateStreamingJobRequest``)."""
+
+    name: str
+    kind: str  # 'table' | 'materialized view' | 'sink' | 'index' | 'source'
+    definition: str
+    graph: Any  # rwalter.meta.fragmenter.FragmentGraph
+    fixed: int | None
+    strategy: str | None
+    backfill: tuple[int | None, str | None] | None
+    max_parallelism: int
+    background: bool
+    backfill_rate_limit: int | None
+    database_id: int = 1
+    column_types: list[str] = field(default_factory=list)
+    connector: str | None = None
+    is_shared: bool = False
+    target_id: int | None = None
+    resource_group: str | None = None
+    rate_limits: dict[str, int] = field(default_factory=dict)  # node name → limit
+
+
+class MetaNode:
+    """A meta node with its store, cluster, stream manager and barrier manager."""
+
+    def __init__(self, catalog: MetaCatalog) -> None:
+        self.catalog = catalog
+        self.streams = StreamManager(catalog)
+        self.barrier = Barrier(catalog, self.streams, self.auto_control_enabled)
+
+    @classmethod
+    def open(
+        cls,
+        path: str | None,
+        *,
+        cluster: str = "3x4",
+        clock: str = "manual",
+        config: dict[str, object] | None = None,
+    ) -> MetaNode:
+        nodes = parse_cluster_spec(cluster)
+        catalog, new = MetaCatalog.open(path)
+        if new:
+            with catalog.transaction():
+                bootstrap_cluster(catalog, nodes)
+                for key, value in META_CONFIG_DEFAULTS.items():
+                    catalog.set_info(f"meta.{key}", value)
+        with catalog.transaction():
+            for key, value in (config or {}).items():
+                catalog.set_info(f"meta.{key}", str(value).lower())
+            catalog.set_info("clock_mode", clock)
+        install_views(catalog.conn)
+        return cls(catalog)
+
+    def close(self) -> None:
+        self.catalog.close()
+
+    def auto_control_enabled(self) -> bool:
+        return self.catalog.info("meta.disable_automatic_parallelism_control") != "true"
+
+    # -- jobs ------------------------------------------------------------------------------
+    def vnode_count_of(self, relation_id: int) -> int:
+        frags = self.catalog.fragments_of_job(relation_id)
+        for f in frags:
+            if "MVIEW" in f.flags or "SOURCE" in f.flags:
+                return f.vnode_count
+        return frags[0].vnode_count if frags else 256
+
+    def root_fragment_of(self, relation_id: int) -> int | None:
+        frags = self.catalog.fragments_of_job(relation_id)
+        for flag in ("MVIEW", "SOURCE"):
+            for f in frags:
+                if flag in f.flags:
+                    return f.fragment_id
+        return frags[0].fragment_id if frags else None
+
+    def create_streaming_job(self, spec: JobSpec, relation: Relation, rows_total: int) -> int:
+        """Create the job, render its actors, return its id (the caller waits if foreground)."""
+        if spec.fixed is not None and spec.fixed > spec.max_parallelism:
+            raise MetaError(
+                "invalid_parameter",
+                f"Invalid parameter: specified parallelism {spec.fixed} should not exceed max "
+                f"parallelism {spec.max_parallelism}",
+                MAX_PARALLELISM,
+            )
+        if spec.backfill and spec.backfill[0] is not None and spec.backfill[0] > spec.max_parallelism:
+            raise MetaError(
+                "invalid_parameter",
+                f"Invalid parameter: specified backfill parallelism {spec.backfill[0]} should not "
+                f"exceed max parallelism {spec.max_parallelism}",
+                MAX_PARALLELISM,
+            )
+        graph = spec.graph
+        c = self.catalog
+        job_id = c.next_ids("object")
+        # The job's own table is the root Materialize's state table: it takes the job id.
+        owns_table = any("StreamMaterialize" in f.operators for f in graph.fragments)
+        n_state = max(0, sum(f.state_tables for f in graph.fragments) - owns_table)
+        state_base = c.next_ids("object", n_state) if n_state else 0
+        relation.id = job_id
+        relation.initialized_at_ms = c.clock_ms
+        c.insert_relation(relation)
+        scan_types = {f.scan_type for f in graph.fragments if f.scan_type}
+        if "SNAPSHOT_BACKFILL" in scan_types:
+            backfill_type = "SNAPSHOT_BACKFILL"
+        elif scan_types:
+            backfill_type = sorted(scan_types)[0]
+        elif any("SOURCE_SCAN" in f.flags for f in graph.fragments):
+            backfill_type = "SOURCE"
+        else:
+            backfill_type = None
+        has_backfill = bool(graph.has_backfill)
+        c.insert_job(
+            Job(
+                job_id=job_id,
+                kind=spec.kind,
+                database_id=spec.database_id,
+                status="CREATING",
+                create_type="BACKGROUND" if spec.background else "FOREGROUND",
+                fixed_parallelism=spec.fixed,
+                strategy=None if spec.fixed is not None else (spec.strategy or "AUTO"),
+                backfill_set=spec.backfill is not None and has_backfill,
+                backfill_fixed=spec.backfill[0] if spec.backfill and has_backfill else None,
+                backfill_strategy=spec.backfill[1] if spec.backfill and has_backfill else None,
+                max_parallelism=spec.max_parallelism,
+                specific_resource_group=spec.resource_group,
+                definition=spec.definition,
+                backfill_type=backfill_type,
+                rows_total=rows_total if has_backfill else 0,
+                rows_consumed=0,
+                backfill_rate_limit=spec.backfill_rate_limit,
+                initialized_at_ms=c.clock_ms,
+            )
+        )
+        frag_base = c.next_ids("fragment", len(graph.fragments))
+        state_next = state_base
+        for f in graph.fragments:
+            if f.distribution == "SINGLE":
+                vnodes = 1
+            elif f.scans:
+                vnodes = self.vnode_count_of(f.scans[0])
+            else:
+                vnodes = spec.max_parallelism
+            state_ids = list(range(state_next, state_next + f.state_tables))
+            state_next += f.state_tables
+            node = _rate_limit_node(f.flags)
+            c.insert_fragment(
+                Fragment(
+                    fragment_id=frag_base + f.local_id,
+                    job_id=job_id,
+                    flags=list(f.flags),
+                    distribution=f.distribution,
+                    vnode_count=vnodes,
+                    override_set=False,
+                    override_fixed=None,
+                    scan_type=f.scan_type,
+                    operators=list(f.operators),
+                    state_table_ids=state_ids,
+                    scans=list(f.scans),
+                    rate_limit=spec.rate_limits.get(node) if node else None,
+                    rate_limit_node=node,
+                )
+            )
+        for e in graph.edges:
+            c.insert_relation_edge(frag_base + e.upstream, frag_base + e.downstream, e.dispatcher, e.dist_key)
+        existing: list[int] = []
+        for e in graph.external_edges:
+            root = self.root_fragment_of(e.relation_id)
+            if root is None:
+                continue
+            rel = c.relation(e.relation_id)
+            c.insert_relation_edge(root, frag_base + e.downstream, e.dispatcher, rel.dist_key if rel else [])
+            if e.dispatcher == "NO_SHUFFLE":
+                existing.append(root)
+        new_ids = [frag_base + f.local_id for f in graph.fragments]
+        ensembles = scale.find_ensembles(c, new_ids)
+        rendering = scale.Renderer(c).render(ensembles, copy_live=existing)
+        rendering.layouts = {k: v for k, v in rendering.layouts.items() if k in set(new_ids)}
+        actors = scale.materialize(c, rendering)
+        c.replace_actors([], [a for acts in actors.values() for a in acts])
+        if not has_backfill:
+            self.barrier.finish_job(job_id)
+        return job_id
+
+    def wait_job(self, job_id: int) -> None:
+        """A foreground CREATE returns when its backfill has finished."""
+        def done() -> bool:
+            job = self.catalog.job(job_id)
+            return job is None or job.status == "CREATED"
+
+        if not self.barrier.advance(WAIT_TIMEOUT_MS, until=done):
+            raise MetaError("internal", f"Cancelled: timeout after {WAIT_TIMEOUT_MS}ms", TIMEOUT)
+
+    def wait(self, job_id: int | None = None) -> None:
+        """``WAIT``: until every INITIAL/CREATING job (or one job) is done, at most 2 h."""
+        def done() -> bool:
+            if job_id is not None:
+                job = self.catalog.job(job_id)
+                return job is None or job.status == "CREATED"
+            return not self.barrier.creating_jobs()
+
+        if not self.barrier.advance(WAIT_TIMEOUT_MS, until=done):
+            raise MetaError("internal", f"Cancelled: timeout after {WAIT_TIMEOUT_MS}ms", TIMEOUT)
+
+    def drop_job(self, job_id: int) -> None:
+        self.catalog.delete_job(job_id)
+
+    def cancel_jobs(self, job_ids: list[int]) -> list[int]:
+        """``CancelCreatingJobs``: cancels the ids that are creating; returns them."""
+        cancelled = []
+        for job_id in job_ids:
+            job = self.catalog.job(job_id)
+            if job is not None and job.status in ("INITIAL", "CREATING"):
+                cancelled.append(job_id)
+        return cancelled
+
+    # -- cluster -----------------------------------------------------------------------------
+    def recover(self) -> None:
+        self.barrier.recover()
+
+    def add_worker(self, slots: int, group: str) -> int:
+        worker_id = add_worker(self.catalog, slots, group)
+        self.barrier.trigger_parallelism_control()
+        return worker_id
+
+    def kill_worker(self, worker_id: int) -> None:
+        self.catalog.update_worker(worker_id, state="DOWN")
+        self.barrier.recover()
+
+    def restart_worker(self, worker_id: int) -> None:
+        self.catalog.update_worker(worker_id, state="RUNNING", started_at_ms=self.catalog.clock_ms)
+        self.barrier.trigger_parallelism_control()
+
+    def set_worker_slots(self, worker_id: int, slots: int) -> None:
+        self.catalog.update_worker(worker_id, parallelism=slots)
+        self.barrier.trigger_parallelism_control()
+
+
+def _rate_limit_node(flags: list[str]) -> str | None:
+    """The node ``rw_rate_limit`` names for a fragment (``rw_rate_limit.rs:23-45``)."""
+    for flag, node in (("SINK", "SINK"), ("STREAM_SCAN", "STREAM_SCAN"), ("SOURCE_SCAN", "SOURCE_BACKFILL"), ("SOURCE", "SOURCE"), ("DML", "DML")):
+        if flag in flags:
+            return node
+    return None
+
+
+__all__ = ["CATALOG_EXISTS", "INVALID_PARAMETER", "JobSpec", "MetaNode"]

@@ -1,0 +1,535 @@
+"""Actor and vnode placement, and adaptive-parallelism strategy arithmetic, ported from RisingWave.
+
+Why this module exists: every reschedule, CREATE and recovery in RisingWave re-renders a job's
+fragments with one deterministic placement function, and rwalter must predict exactly which
+worker each actor lands on and which vnodes it owns (that is also how "nothing changes" no-op
+detection works). Any deviation - a different hash encoding, tie-break or float rounding - shows
+up as a phantom reschedule, so this is a bit-exact port rather than an approximation.
+
+What it models (RisingWave commit 448c6570):
+
+* :func:`assign` - ``Assigner::assign_hierarchical`` with ``AssignerBuilder::new(job_id)``
+  defaults (Weighted capacity, RawWorkerWeights balancing, NoChunking):
+  ``src/meta/src/stream/stream_graph/assignment.rs:738-840`` (pre-checks and dispatch),
+  ``:382-491`` (``assign_hierarchical``: actors -> workers, vnode quotas, vnodes -> workers,
+  round-robin inside a worker), ``:96-212`` (``assign_items_weighted_with_scale_fn``: quotas,
+  remainder tie-break, weighted rendezvous ``-ln(r)/w``), ``:215-219`` (``stable_hash`` =
+  XXH64 seed 0 over the Rust ``Hash`` byte stream), ``:526-604`` (``compute_worker_quotas``).
+  The caller is ``EnsembleActorTemplate::render_new``,
+  ``src/meta/src/controller/scale.rs:1203-1208`` (salt = job id, actors ``0..n`` as u32,
+  vnodes ``0..vnode_count`` as usize, workers ascending by id weighted by slot count).
+* :func:`parse_strategy`, :func:`format_strategy`, :func:`target_parallelism` -
+  ``AdaptiveParallelismStrategy`` in
+  ``src/common/src/system_param/adaptive_parallelism_strategy.rs:26-144`` (Display ``:44-53``,
+  errors ``:62-78``, ``compute_target_parallelism`` ``:80-92`` in f32, ``parse_strategy``
+  ``:94-144``); :func:`catalog_strategy_text` is the lowercase catalog form of
+  ``src/frontend/src/catalog/system_catalog/mod.rs:243-253``.
+* :func:`assign_splits` - ``EnsembleActorTemplate::assign_splits``
+  (``src/meta/src/controller/scale.rs:1299-1322``) calling ``reassign_splits`` from an empty
+  assignment (``src/meta/src/stream/source_manager/split_assignment.rs:508-600``, heap order
+  ``:638-668``).
+
+Byte encodings (Rust ``Hash`` as fed to twox-hash, which only implements ``write``): u32 ->
+4 little-endian bytes, usize -> 8 little-endian bytes; ``WorkerId`` and ``JobId`` hash their inner
+u32. A tuple hashes its fields back to back.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from xxhash import xxh64_intdigest
+
+__all__ = [
+    "PlacementError",
+    "Strategy",
+    "StrategyParseError",
+    "assign",
+    "assign_splits",
+    "catalog_strategy_text",
+    "format_strategy",
+    "parse_strategy",
+    "target_parallelism",
+]
+
+
+class PlacementError(Exception):
+    """An ``ensure!`` failure of ``Assigner::assign_hierarchical`` (RisingWave's exact text)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Weighted rendezvous hashing (assignment.rs)
+# ---------------------------------------------------------------------------------------------
+
+_U32_PAIR = struct.Struct("<II")
+_ACTOR_INPUT = struct.Struct("<III")  # (actor index u32, worker u32, job u32)
+_VNODE_INPUT = struct.Struct("<QII")  # (vnode usize, worker u32, job u32)
+# r = (h as f64 + 1.0) / (u64::MAX as f64 + 2.0); u64::MAX as f64 + 2.0 == 2^64 exactly, so the
+# division is an exact scaling by a power of two and equals multiplying by 2^-64.
+_INV_HASH_SPAN = 1.0 / (float(2**64 - 1) + 2.0)
+_log = math.log
+
+# Hash inputs are cached per (worker, job) "column": the encodings of (item 0, worker, job),
+# (item 1, worker, job), ... A re-render of the same job on the same workers (preview renders,
+# no-op checks, recovery) then hashes ready-made bytes instead of building one object per pair.
+# Columns are rounded up to a power of two (>= 64) so different actor counts share them; longer
+# columns than _COLUMN_CACHE_LIMIT are built per call and not kept.
+_COLUMN_CACHE_LIMIT = 1024
+
+
+def _column_length(count: int) -> int:
+    return max(64, 1 << (count - 1).bit_length())
+
+
+@lru_cache(maxsize=2048)
+def _cached_actor_column(worker: int, job: int, length: int) -> tuple[bytes, ...]:
+    pack = _ACTOR_INPUT.pack
+    return tuple(pack(a, worker, job) for a in range(length))
+
+
+@lru_cache(maxsize=512)
+def _cached_vnode_column(worker: int, job: int, length: int) -> tuple[bytes, ...]:
+    pack = _VNODE_INPUT.pack
+    return tuple(pack(v, worker, job) for v in range(length))
+
+
+def _columns(
+    vnode_items: bool, workers: list[int], job: int, count: int
+) -> list[tuple[bytes, ...]]:
+    """Per worker, the hash inputs ``(item, worker, job)`` for items ``0..count`` (or more)."""
+    length = _column_length(count)
+    if length <= _COLUMN_CACHE_LIMIT:
+        cached = _cached_vnode_column if vnode_items else _cached_actor_column
+        return [cached(w, job, length) for w in workers]
+    pack = (_VNODE_INPUT if vnode_items else _ACTOR_INPUT).pack
+    return [tuple(pack(i, w, job) for i in range(count)) for w in workers]
+
+
+def _remainder_quotas(weights: list[int], item_count: int, tie_inputs: list[bytes]) -> list[int]:
+    """Phase 1 of ``assign_items_weighted_with_scale_fn`` (``assignment.rs:113-150``).
+
+    ``quota = floor(M*w/W)``; the ``M - sum(quota)`` leftovers go to the largest ``M*w mod W``,
+    ties broken by ``stable_hash((container, salt))`` descending (stable sort, so a full tie keeps
+    ascending container order). ``tie_inputs[i]`` encodes ``(container_i, salt)``; it is only
+    hashed when there are leftovers.
+    """
+    total = sum(weights)
+    quotas = []
+    rems = []
+    for w in weights:
+        q, r = divmod(item_count * w, total)
+        quotas.append(q)
+        rems.append(r)
+    leftover = item_count - sum(quotas)
+    if leftover > 0:
+        tie_hashes = [xxh64_intdigest(b) for b in tie_inputs]
+        order = sorted(range(len(weights)), key=lambda i: (-rems[i], -tie_hashes[i]))
+        for i in order[:leftover]:
+            quotas[i] += 1
+    return quotas
+
+
+def _exact_pick(pos: int, columns: list[tuple[bytes, ...]], weights: list[float]) -> int:
+    """Position (in the given ascending container list) RisingWave picks for item ``pos``.
+
+    Literal port of the inner loop: ``key = -ln(r)/w`` with ``r = (h as f64 + 1.0) / 2^64`` and
+    strict ``<``. Since ``-(ln r)/w == -(ln r / w)`` bit for bit, the smallest key is the first
+    largest ``ln(r)/w``, which is what is compared.
+    """
+    h = xxh64_intdigest
+    log = _log
+    inv = _INV_HASH_SPAN
+    scores = [log((h(c[pos]) + 1.0) * inv) / w for c, w in zip(columns, weights, strict=True)]
+    return scores.index(max(scores))
+
+
+def _rendezvous(
+    item_count: int,
+    columns: list[tuple[bytes, ...]],
+    weights: list[int],
+    quotas: list[int],
+) -> list[list[int]]:
+    """Phase 3 of ``assign_items_weighted_with_scale_fn`` (``assignment.rs:165-209``).
+
+    For each item (in order) RisingWave picks, among containers still under quota (ascending key
+    order), the smallest ``-ln(r)/w`` with ``r = (H(item, container, salt) + 1) / 2^64``; strict
+    ``<`` so the earlier container wins exact ties. ``columns[i][k]`` is the hash input of
+    ``(item k, container i, salt)``. Returns, per container, the items it received, in order.
+
+    Fast path with the same result: within a class of equal weight the key is monotone in the
+    raw hash, so only the class's largest hash can win and ``ln`` is evaluated for class winners
+    only. When another hash of the class lies within 2^-24 (relative) of the largest, float keys
+    could compare equal (ties go to the earliest container) or ``ln`` rounding could blur the
+    order, so that item is decided by :func:`_exact_pick` instead. Outside that window the key
+    gap (>= ~2^-24 in ``ln r``) dwarfs any rounding (< 2^-46 for ``|ln r| <= 45``).
+    """
+    n = len(columns)
+    out: list[list[int]] = [[] for _ in range(n)]
+    remaining = list(quotas)
+    live = [i for i in range(n) if remaining[i] > 0]
+    # weight class -> (columns, container indices), both ascending by container
+    classes: dict[int, tuple[list[tuple[bytes, ...]], list[int]]] = {}
+    for i in live:
+        entry = classes.setdefault(weights[i], ([], []))
+        entry[0].append(columns[i])
+        entry[1].append(i)
+    h = xxh64_intdigest
+    log = _log
+    inv = _INV_HASH_SPAN
+    for pos in range(item_count):
+        if len(live) == 1:
+            # A single eligible container takes every remaining item (hashes are irrelevant).
+            out[live[0]].extend(range(pos, item_count))
+            break
+        winner = -1
+        best_score = 0.0
+        for w, (cols, idx) in classes.items():
+            hashes = [h(c[pos]) for c in cols]
+            top = max(hashes)
+            k = hashes.index(top)
+            if len(hashes) > 1:
+                hashes[k] = -1
+                if max(hashes) >= top - (top >> 24) - 1:
+                    winner = -2  # near tie: decide exactly
+                    break
+            if len(classes) == 1:
+                winner = idx[k]
+                break
+            score = log((top + 1.0) * inv) / w
+            cand = idx[k]
+            if winner < 0 or score > best_score or (score == best_score and cand < winner):
+                best_score = score
+                winner = cand
+        if winner < 0:
+            exact_cols = [columns[i] for i in live]
+            exact_weights = [float(weights[i]) for i in live]
+            winner = live[_exact_pick(pos, exact_cols, exact_weights)]
+        out[winner].append(pos)
+        remaining[winner] -= 1
+        if remaining[winner] == 0:
+            live.remove(winner)
+            cols, idx = classes[weights[winner]]
+            k = idx.index(winner)
+            del cols[k]
+            del idx[k]
+            if not idx:
+                del classes[weights[winner]]
+    return out
+
+
+def _worker_vnode_quotas(
+    weights: list[int], actor_counts: list[int], vnode_count: int, salt_hashes: list[int]
+) -> list[int]:
+    """``compute_worker_quotas`` (``assignment.rs:526-604``) over the workers that got actors.
+
+    Each worker keeps one vnode per actor; the ``V - sum(actors)`` extra vnodes are split by slot
+    weight, leftovers to the largest remainder, ties by ``stable_hash((salt, worker))`` ascending.
+    """
+    extra = vnode_count - sum(actor_counts)
+    total = sum(weights)
+    floors = []
+    rems = []
+    for w in weights:
+        f, r = divmod(extra * w, total)
+        floors.append(f)
+        rems.append(r)
+    leftover = extra - sum(floors)
+    if leftover > 0:
+        order = sorted(range(len(weights)), key=lambda i: (-rems[i], salt_hashes[i]))
+        for i in order[:leftover]:
+            floors[i] += 1
+    return [a + f for a, f in zip(actor_counts, floors, strict=True)]
+
+
+def assign(
+    job_id: int, workers: dict[int, int], actors: int, vnodes: int
+) -> dict[int, dict[int, list[int]]]:
+    """Place ``actors`` actors and ``vnodes`` vnodes of job ``job_id`` on ``workers``.
+
+    ``workers`` maps worker id -> slot weight (its parallelism). Returns worker id -> actor index
+    -> ascending vnode list, workers ascending, only workers that received an actor. For a
+    SINGLE-distribution fragment pass ``actors=1, vnodes=1``.
+
+    Raises :class:`PlacementError` with RisingWave's ``assign_hierarchical`` texts.
+    """
+    if not workers:
+        raise PlacementError("no workers to assign; assignment is meaningless")
+    if actors <= 0:
+        raise PlacementError("no actors to assign; assignment is meaningless")
+    if vnodes <= 0:
+        raise PlacementError("no vnodes to assign; assignment is meaningless")
+    if vnodes < actors:
+        raise PlacementError(
+            f"not enough vnodes ({vnodes}) for actors ({actors}); "
+            "each actor needs at least one vnode"
+        )
+    ids = sorted(workers)
+    weights = [workers[w] for w in ids]
+    for wid, weight in zip(ids, weights, strict=True):
+        if weight <= 0:
+            # RisingWave's BTreeMap<WorkerId, NonZeroUsize> cannot hold this at all.
+            raise PlacementError(f"worker {wid} has no parallelism (slot weight {weight})")
+    # 1. actors -> workers, weighted by slots; quota tie-break hashes (worker, salt).
+    tie_inputs = [_U32_PAIR.pack(w, job_id) for w in ids]
+    actor_quotas = _remainder_quotas(weights, actors, tie_inputs)
+    actor_lists = _rendezvous(actors, _columns(False, ids, job_id, actors), weights, actor_quotas)
+
+    # 2. vnode quotas over workers that received actors (slot weights, >= 1 vnode per actor).
+    active = [i for i in range(len(ids)) if actor_lists[i]]
+    act_weights = [weights[i] for i in active]
+    act_counts = [len(actor_lists[i]) for i in active]
+    salt_hashes = [xxh64_intdigest(_U32_PAIR.pack(job_id, ids[i])) for i in active]
+    vnode_quotas = _worker_vnode_quotas(act_weights, act_counts, vnodes, salt_hashes)
+
+    # 3. vnodes -> workers, weight = capacity = quota (weighted_scale 1.0 keeps quotas exact:
+    #    floor(V*q/V) = q with no remainder).
+    act_columns = _columns(True, [ids[i] for i in active], job_id, vnodes)
+    vnode_lists = _rendezvous(vnodes, act_columns, vnode_quotas, vnode_quotas)
+
+    # 4. round-robin inside each worker: k-th vnode (ascending) -> k-th actor mod len.
+    result: dict[int, dict[int, list[int]]] = {}
+    for slot, i in enumerate(active):
+        worker_actors = actor_lists[i]
+        n = len(worker_actors)
+        owned = vnode_lists[slot]
+        result[ids[i]] = {a: owned[k::n] for k, a in enumerate(worker_actors)}
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Source split assignment from scratch (split_assignment.rs)
+# ---------------------------------------------------------------------------------------------
+
+
+def assign_splits(split_ids: list[str], actors: int) -> dict[int, list[str]]:
+    """Spread a source fragment's persisted splits over actor indices ``0..actors``.
+
+    ``reassign_splits`` from an all-empty assignment: split ids (deduplicated, they are map keys)
+    in lexicographic order, each to the actor with the fewest splits, ties to the highest actor
+    index. No actors -> ``{}``; no splits -> every actor gets ``[]``.
+    """
+    if actors <= 0:
+        return {}
+    result: dict[int, list[str]] = {a: [] for a in range(actors)}
+    # Sorted unique ids are dealt in rounds: each round gives one split to every actor, highest
+    # index first, which is exactly what the (count asc, actor desc) heap produces.
+    for k, split_id in enumerate(sorted(set(split_ids))):
+        result[actors - 1 - (k % actors)].append(split_id)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Adaptive parallelism strategies (adaptive_parallelism_strategy.rs)
+# ---------------------------------------------------------------------------------------------
+
+_USIZE_MAX = 2**64 - 1
+_F32_MAX_EXP = 128  # values >= 2^128 overflow to inf
+_F32_MANT_BITS = 24
+_F32_MIN_QUANTUM_EXP = -149
+
+
+class StrategyParseError(ValueError):
+    """``ParallelismStrategyParseError``; ``str()`` is RisingWave's message."""
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A parsed ``AdaptiveParallelismStrategy``.
+
+    ``kind`` is ``AUTO``, ``FULL``, ``BOUNDED`` or ``RATIO``; ``value`` is the bound (int >= 1)
+    for ``BOUNDED``, the ratio (a float holding an exact f32 value) for ``RATIO``, else ``None``.
+    """
+
+    kind: str
+    value: int | float | None = None
+
+    def __str__(self) -> str:
+        return format_strategy(self)
+
+
+AUTO = Strategy("AUTO")
+FULL = Strategy("FULL")
+
+
+def _f32_from_fraction(x: Fraction, negative: bool = False) -> float:
+    """Round an exact rational to the nearest f32 (ties to even), as Rust's ``f32`` parse does.
+
+    Returns the f32 value as a Python float (exact); overflow gives ``inf``. ``negative`` lets a
+    value that rounds to zero keep its sign (``-0.0``).
+    """
+    if x < 0:
+        return -_f32_from_fraction(-x)
+    if x == 0:
+        return -0.0 if negative else 0.0
+    exp = x.numerator.bit_length() - x.denominator.bit_length()
+    if Fraction(2) ** exp > x:
+        exp -= 1
+    # now 2^exp <= x < 2^(exp+1)
+    q = max(exp - (_F32_MANT_BITS - 1), _F32_MIN_QUANTUM_EXP)
+    m = round(x / Fraction(2) ** q)  # Fraction.__round__ is half-to-even
+    value = Fraction(m) * Fraction(2) ** q
+    if value >= Fraction(2) ** _F32_MAX_EXP:
+        result = math.inf
+    else:
+        result = math.ldexp(float(m), q)
+    if negative and result == 0.0:
+        return -0.0
+    return -result if negative else result
+
+
+def _f32(x: float | int) -> float:
+    """``as f32`` / f32 arithmetic result rounding for an exactly known value."""
+    if isinstance(x, float) and (math.isinf(x) or math.isnan(x)):
+        return x
+    negative = x < 0 or (isinstance(x, float) and math.copysign(1.0, x) < 0)
+    return _f32_from_fraction(Fraction(abs(x)), negative)
+
+
+def _f32_display(x: float) -> str:
+    """Rust's ``Display`` for an f32: shortest round-trip digits, never exponent notation."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    sign = "-" if math.copysign(1.0, x) < 0 else ""
+    x = abs(x)
+    if x == 0.0:
+        return sign + "0"
+    exact = Fraction(x)
+    for p in range(1, 10):
+        mant, _, e = format(x, f".{p - 1}e").partition("e")
+        m = int(mant.replace(".", ""))
+        e10 = int(e) - (p - 1)
+        scale = Fraction(10) ** e10
+        best = None
+        for cand in (m - 1, m, m + 1):
+            if cand <= 0:
+                continue
+            value = cand * scale
+            if _f32_from_fraction(value) == x:
+                dist = abs(value - exact)
+                # closest wins; an exact tie goes to the even digit (Dragon4's round-half-even)
+                if best is None or (dist, cand % 2) < (best[0], best[1] % 2):
+                    best = (dist, cand)
+        if best is not None:
+            digits = str(best[1])
+            e10_final = e10
+            stripped = digits.rstrip("0")
+            e10_final += len(digits) - len(stripped)
+            return sign + _place_point(stripped, e10_final)
+    return sign + repr(x)  # unreachable: 9 significant digits always round-trip an f32
+
+
+def _place_point(digits: str, e10: int) -> str:
+    """Render ``int(digits) * 10**e10`` in plain decimal notation."""
+    if e10 >= 0:
+        return digits + "0" * e10
+    point = len(digits) + e10
+    if point > 0:
+        return digits[:point] + "." + digits[point:]
+    return "0." + "0" * (-point) + digits
+
+
+# Input is lowercased first (to_lowercase), so the literal words only need lowercase matching;
+# Rust's \d is Unicode-aware like Python's, and a non-ASCII digit then fails the number parse.
+_BOUNDED_RE = re.compile(r"bounded\((?P<value>\d+)\)")
+_RATIO_RE = re.compile(r"ratio\((?P<value>[+-]?\d+(?:\.\d+)?)\)")
+
+
+def _parse_usize(text: str) -> int:
+    """``str::parse::<usize>()`` for a string of ``\\d`` characters."""
+    if not text.isascii():
+        raise StrategyParseError("Parse error: invalid digit found in string")
+    value = int(text)
+    if value > _USIZE_MAX:
+        raise StrategyParseError("Parse error: number too large to fit in target type")
+    return value
+
+
+def _parse_f32(text: str) -> float:
+    """``str::parse::<f32>()`` for ``[+-]?\\d+(\\.\\d+)?`` (correctly rounded, signed zero)."""
+    if not text.isascii():
+        raise StrategyParseError("Parse error: invalid float literal")
+    negative = text.startswith("-")
+    return _f32_from_fraction(Fraction(text.lstrip("+-")), negative)
+
+
+def parse_strategy(text: str) -> Strategy:
+    """``parse_strategy`` (``adaptive_parallelism_strategy.rs:94-144``), case-insensitive.
+
+    Raises :class:`StrategyParseError` (a ``ValueError``) with RisingWave's message.
+    """
+    lower = text.lower()
+    if lower == "auto":
+        return AUTO
+    if lower == "full":
+        return FULL
+    m = _BOUNDED_RE.fullmatch(lower)
+    if m:
+        n = _parse_usize(m.group("value"))
+        if n == 0:
+            raise StrategyParseError("Invalid value for Bounded strategy: must be positive integer")
+        return Strategy("BOUNDED", n)
+    m = _RATIO_RE.fullmatch(lower)
+    if m:
+        r = _parse_f32(m.group("value"))
+        if not 0.0 <= r <= 1.0:
+            raise StrategyParseError(
+                "Invalid value for Ratio strategy: must be between 0.0 and 1.0"
+            )
+        return Strategy("RATIO", r)
+    raise StrategyParseError(f"Unsupported strategy: {text}")
+
+
+def _coerce(strategy: Strategy | str) -> Strategy:
+    return strategy if isinstance(strategy, Strategy) else parse_strategy(strategy)
+
+
+def format_strategy(strategy: Strategy | str) -> str:
+    """The ``Display`` form: ``AUTO``, ``FULL``, ``BOUNDED(4)``, ``RATIO(0.5)``."""
+    s = _coerce(strategy)
+    if s.kind == "BOUNDED":
+        return f"BOUNDED({s.value})"
+    if s.kind == "RATIO":
+        assert isinstance(s.value, float)
+        return f"RATIO({_f32_display(s.value)})"
+    return s.kind
+
+
+def catalog_strategy_text(strategy: Strategy | str) -> str:
+    """User-facing catalog form (``rw_streaming_jobs`` etc.): ``adaptive``, ``bounded(4)``,
+    ``ratio(0.5)``."""
+    s = _coerce(strategy)
+    if s.kind in ("AUTO", "FULL"):
+        return "adaptive"
+    return format_strategy(s).lower()
+
+
+def target_parallelism(strategy: Strategy | str, available: int) -> int:
+    """``compute_target_parallelism(available)`` (``:80-92``).
+
+    AUTO/FULL -> ``available``; BOUNDED(n) -> ``min(n, available)``; RATIO(r) ->
+    ``max((available as f32 * r).floor() as usize, 1)`` with every step rounded to f32.
+    """
+    s = _coerce(strategy)
+    if s.kind in ("AUTO", "FULL"):
+        return available
+    if s.kind == "BOUNDED":
+        assert isinstance(s.value, int)
+        return min(s.value, available)
+    assert isinstance(s.value, float)
+    # f32 * f32 is exact in f64 (24 + 24 significand bits), so one rounding gives the f32 product.
+    product = _f32(_f32(available) * s.value)
+    floored = math.floor(product) if math.isfinite(product) else product
+    if floored != floored or floored <= 0:  # NaN or negative saturate to 0
+        as_usize = 0
+    elif floored >= 2**64:
+        as_usize = _USIZE_MAX
+    else:
+        as_usize = int(floored)
+    return max(as_usize, 1)

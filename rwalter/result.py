@@ -1,0 +1,62 @@
+"""The answer to one input unit (a SQL statement or a backslash command).
+
+This is what the statement runner hands to ``rwalter.output`` and what ``--format jsonl`` prints
+(cli-contract.md): the command tag RisingWave would send, the result columns and rows as psql
+prints their values, the NOTICE texts in order, the error, and the reschedule plan of an ALTER.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rwalter.errors import RwError
+
+
+@dataclass
+class Result:
+    """One unit's outcome. ``rows`` hold psql text values (``None`` for SQL NULL)."""
+
+    tag: str | None = None
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[str | None]] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    error: RwError | None = None
+    plan: dict[str, Any] | None = None
+    # Free text printed by backslash commands (\explain, \?, \cluster headers...).
+    text: str | None = None
+    # Column type letters for sqllogictest (I integer, T text, R real); filled by queries.
+    types: str | None = None
+    # Where the unit came from (filled by the runner).
+    kind: str = "sql"
+    sql: str = ""
+    line: int = 1
+    col: int = 1
+    source: str = "<stdin>"
+    # True for statements whose output psql prints as a table even with zero rows.
+    returns_rows: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_record(self) -> dict[str, Any]:
+        """The ``--format jsonl`` record of cli-contract.md (every key, always)."""
+        err = None
+        if self.error is not None:
+            err = {
+                "message": self.error.message,
+                "code": self.error.code,
+                "rendered": self.error.rendered(),
+            }
+        return {
+            "line": self.line,
+            "kind": self.kind,
+            "sql": self.sql,
+            "tag": None if self.error is not None or self.kind != "sql" else self.tag,
+            "columns": list(self.columns),
+            "rows": [list(r) for r in self.rows],
+            "notices": list(self.notices),
+            "error": err,
+            "plan": self.plan,
+        }

@@ -1,0 +1,313 @@
+"""rwalter's own AST nodes: the statements RisingWave has and sqlglot's RisingWave dialect lacks.
+
+Each node is a sqlglot ``Expression`` subclass so that it travels through sqlglot's parser and
+generator (``rwalter.sql.dialect`` registers how each prints). Field names follow RisingWave's
+parser AST (``src/sqlparser/src/ast/ddl.rs``, ``ast/mod.rs``) where it has one.
+
+Values of ``SET PARALLELISM``/``BACKFILL_PARALLELISM``/``RESOURCE_GROUP`` follow
+``parse_set_variable`` (``src/sqlparser/src/parser.rs:4250-4288``): :class:`SetVariableValue`
+is ``DEFAULT``, one item, or a list of items; an item is an identifier, a literal (number or
+string) or a raw ``ident(args)`` text.
+
+Statements sqlglot already models well keep sqlglot's classes: ``exp.Select`` (queries),
+``exp.Insert``, ``exp.Update``, ``exp.Delete``.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+# Object kinds, spelled as RisingWave prints them after ALTER/CREATE/DROP.
+TABLE = "TABLE"
+MATERIALIZED_VIEW = "MATERIALIZED VIEW"
+VIEW = "VIEW"
+INDEX = "INDEX"
+SINK = "SINK"
+SOURCE = "SOURCE"
+DATABASE = "DATABASE"
+FRAGMENT = "FRAGMENT"
+
+RATE_LIMIT_TYPES = ("SOURCE_RATE_LIMIT", "BACKFILL_RATE_LIMIT", "DML_RATE_LIMIT", "SINK_RATE_LIMIT")
+
+
+class RwStatement(exp.Expression):
+    """Base of rwalter's statement nodes."""
+
+
+class SetValueItem(exp.Expression):
+    """One item of a SET value. ``kind``: ``ident`` | ``number`` | ``string`` | ``raw``, and
+    for the rarer literals ``double_quoted`` | ``boolean`` | ``null`` | ``literal``.
+
+    ``this`` is the text: the identifier as written (unquoted identifiers keep their case, the
+    frontend lowercases where RisingWave does), the number's digits, the string's contents
+    (without quotes), or the re-rendered raw ``ident(arg, arg)`` text.
+    A double-quoted word in value position is RisingWave's ``Value::DoubleQuotedString``
+    (``parser.rs:4203-4207`` tries literals before identifiers): ``kind='double_quoted'``,
+    ``quoted=True``, ``this`` without quotes (``to_string_unquoted`` strips them, but the
+    resource-group handler accepts only single-quoted strings). ``boolean`` is ``true``/``false``,
+    ``null`` is ``NULL``, ``literal`` an ``E'..'``/``N'..'``/``X'..'``/dollar string as written.
+    """
+
+    arg_types = {"this": True, "kind": True, "quoted": False}
+
+    @property
+    def text(self) -> str:
+        return self.args["this"]
+
+    @property
+    def kind(self) -> str:
+        return self.args["kind"]
+
+
+class SetVariableValue(exp.Expression):
+    """``DEFAULT`` (``default=True``, no items) or ``expressions`` (one item: Single; more: List)."""
+
+    arg_types = {"expressions": False, "default": False}
+
+    @property
+    def is_default(self) -> bool:
+        return bool(self.args.get("default"))
+
+    @property
+    def items(self) -> list[SetValueItem]:
+        return list(self.args.get("expressions") or [])
+
+
+class AlterParallelism(RwStatement):
+    """``ALTER <kind> <name> SET {PARALLELISM|BACKFILL_PARALLELISM} {TO|=} <value> [DEFERRED]``.
+
+    ``kind`` is TABLE, MATERIALIZED VIEW, INDEX, SINK or SOURCE; ``this`` an ``exp.Table``;
+    ``backfill`` true for BACKFILL_PARALLELISM; ``expression`` a :class:`SetVariableValue`.
+    """
+
+    arg_types = {"this": True, "kind": True, "expression": True, "backfill": False, "deferred": False}
+
+
+class AlterFragmentParallelism(RwStatement):
+    """``ALTER FRAGMENT <id>[, <id>...] SET PARALLELISM {TO|=} <value>`` (no DEFERRED).
+
+    ``expressions`` are the fragment ids as ``exp.Literal`` numbers.
+    """
+
+    arg_types = {"expressions": True, "expression": True}
+
+
+class AlterResourceGroup(RwStatement):
+    """``ALTER <kind> <name> SET RESOURCE_GROUP {TO|=} <value> [DEFERRED]`` or ``RESET RESOURCE_GROUP``.
+
+    ``kind`` is MATERIALIZED VIEW, INDEX, SINK or DATABASE (DEFERRED mandatory there);
+    ``expression`` is None for RESET.
+    """
+
+    arg_types = {"this": True, "kind": True, "expression": False, "deferred": False}
+
+
+class AlterRateLimit(RwStatement):
+    """``ALTER <kind> <name> SET <TYPE>_RATE_LIMIT {TO|=} {n|DEFAULT}``.
+
+    ``kind`` is TABLE, MATERIALIZED VIEW, VIEW, SINK, SOURCE or FRAGMENT; for FRAGMENT
+    ``expressions`` holds the ids and ``this`` is None. ``rate_type`` is one of
+    :data:`RATE_LIMIT_TYPES`; ``value`` is the int (``-1`` for DEFAULT, as RisingWave stores it).
+    ``bare`` marks ``ALTER FRAGMENT ... SET RATE_LIMIT`` written without a type.
+    """
+
+    arg_types = {
+        "this": False,
+        "kind": True,
+        "expressions": False,
+        "rate_type": True,
+        "value": True,
+        "bare": False,
+    }
+
+
+class ShowJobs(RwStatement):
+    """``SHOW JOBS [LIKE 'pattern']`` (the pattern parses but RisingWave ignores it)."""
+
+    arg_types = {"like": False}
+
+
+class CancelJobs(RwStatement):
+    """``CANCEL {JOBS|JOB} <id>[, <id>...]``; ``expressions`` are number literals; ``plural`` for JOBS."""
+
+    arg_types = {"expressions": True, "plural": False}
+
+
+class Wait(RwStatement):
+    """``WAIT`` or ``WAIT {TABLE|MATERIALIZED VIEW|SINK|INDEX} <name>``."""
+
+    arg_types = {"kind": False, "this": False}
+
+
+class Recover(RwStatement):
+    """``RECOVER``."""
+
+    arg_types: dict[str, bool] = {}
+
+
+class Flush(RwStatement):
+    """``FLUSH``."""
+
+    arg_types: dict[str, bool] = {}
+
+
+class SetVariable(RwStatement):
+    """``SET [SESSION|LOCAL] <name> {TO|=} <value|DEFAULT>``; ``this`` is the name as written.
+
+    ``quoted``: the name was a double-quoted identifier; ``local``: ``SET LOCAL``.
+    """
+
+    arg_types = {"this": True, "expression": True, "quoted": False, "local": False}
+
+
+class ResetVariable(RwStatement):
+    """``RESET <name>``; ``quoted``: the name was a double-quoted identifier."""
+
+    arg_types = {"this": True, "quoted": False}
+
+
+class ShowVariable(RwStatement):
+    """``SHOW <name>``, ``SHOW ALL`` (``this`` = ``ALL``) or ``SHOW PARAMETERS``."""
+
+    arg_types = {"this": True}
+
+
+class AlterSystemSet(RwStatement):
+    """``ALTER SYSTEM SET <name> {TO|=} <value|DEFAULT>``; ``quoted`` as for SetVariable."""
+
+    arg_types = {"this": True, "expression": True, "quoted": False}
+
+
+class ExplainAlter(RwStatement):
+    """``EXPLAIN <alter statement>``: rwalter's dry run of an ALTER (RisingWave has none)."""
+
+    arg_types = {"this": True}
+
+
+class ColumnDef(exp.Expression):
+    """One column of CREATE TABLE/SOURCE: ``this`` name, ``kind`` the type text, ``primary_key``."""
+
+    arg_types = {"this": True, "kind": True, "primary_key": False}
+
+
+class WithOption(exp.Expression):
+    """One ``key = value`` of a ``WITH (...)`` clause. ``this`` is the dotted key, lowercased;
+    ``expression`` the value text (strings without quotes); ``quoted`` true for a string value."""
+
+    arg_types = {"this": True, "expression": True, "quoted": False}
+
+
+class CreateTable(RwStatement):
+    """``CREATE TABLE [IF NOT EXISTS] t [(cols [, PRIMARY KEY (...)])] [APPEND ONLY]
+    [WITH (...)] [FORMAT f ENCODE e] [AS query]``.
+
+    ``expressions``: :class:`ColumnDef`; ``primary_key``: list of column names; ``options``:
+    :class:`WithOption`; ``format``/``encode``: words; ``query``: ``exp.Select`` for CTAS.
+    """
+
+    arg_types = {
+        "this": True,
+        "expressions": False,
+        "primary_key": False,
+        "append_only": False,
+        "options": False,
+        "format": False,
+        "encode": False,
+        "query": False,
+        "exists": False,
+    }
+
+
+class CreateSource(RwStatement):
+    """``CREATE SOURCE [IF NOT EXISTS] s [(cols)] WITH (...) [FORMAT f ENCODE e]``."""
+
+    arg_types = {
+        "this": True,
+        "expressions": False,
+        "options": False,
+        "format": False,
+        "encode": False,
+        "exists": False,
+    }
+
+
+class CreateMaterializedView(RwStatement):
+    """``CREATE MATERIALIZED VIEW [IF NOT EXISTS] mv [WITH (...)] AS query``."""
+
+    arg_types = {"this": True, "query": True, "options": False, "exists": False}
+
+
+class CreateView(RwStatement):
+    """``CREATE VIEW [IF NOT EXISTS] v AS query`` (a plain view: no streaming job)."""
+
+    arg_types = {"this": True, "query": True, "exists": False}
+
+
+class CreateSink(RwStatement):
+    """``CREATE SINK [IF NOT EXISTS] s [INTO t] {FROM rel | AS query} [WITH (...)]``.
+
+    ``into`` is the target ``exp.Table``; ``from_`` the relation of the FROM form; ``query`` the
+    AS form's query.
+    """
+
+    arg_types = {
+        "this": True,
+        "into": False,
+        "from_": False,
+        "query": False,
+        "options": False,
+        "format": False,
+        "encode": False,
+        "exists": False,
+    }
+
+
+class CreateIndex(RwStatement):
+    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]``."""
+
+    arg_types = {
+        "this": True,
+        "table": True,
+        "expressions": True,
+        "include": False,
+        "distributed_by": False,
+        "exists": False,
+    }
+
+
+class CreateDatabase(RwStatement):
+    """``CREATE DATABASE [IF NOT EXISTS] d [RESOURCE_GROUP [=] g]``."""
+
+    arg_types = {"this": True, "resource_group": False, "exists": False}
+
+
+class DropObject(RwStatement):
+    """``DROP <kind> [IF EXISTS] name[, name...] [CASCADE]``; ``expressions`` are ``exp.Table``."""
+
+    arg_types = {"kind": True, "expressions": True, "exists": False, "cascade": False}
+
+
+STATEMENT_NODES = (
+    AlterParallelism,
+    AlterFragmentParallelism,
+    AlterResourceGroup,
+    AlterRateLimit,
+    ShowJobs,
+    CancelJobs,
+    Wait,
+    Recover,
+    Flush,
+    SetVariable,
+    ResetVariable,
+    ShowVariable,
+    AlterSystemSet,
+    ExplainAlter,
+    CreateTable,
+    CreateSource,
+    CreateMaterializedView,
+    CreateView,
+    CreateSink,
+    CreateIndex,
+    CreateDatabase,
+    DropObject,
+)

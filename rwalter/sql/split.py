@@ -1,0 +1,187 @@
+"""Split a script into SQL statements and psql-style backslash lines.
+
+Why it exists: rwalter reads scripts (``-f``), ``-c`` strings and REPL buffers the way psql does
+(psql's ``psqlscan.l``): a statement ends at a ``;`` that is not inside a string, a quoted
+identifier, a dollar-quoted body or a comment, and a line starting with ``\\`` between statements
+is a meta command. RisingWave itself receives one statement at a time from the client and parses
+it with ``src/sqlparser/src/parser.rs:270-290`` (``parse_statements``: empty statements between
+``;`` are skipped); the lexical rules below are those of its tokenizer
+(``src/sqlparser/src/tokenizer.rs``: ``'...'`` with ``''``, ``E'...'`` with backslash escapes,
+``"..."`` identifiers, ``$tag$...$tag$``, ``--`` and nested ``/* */`` comments), which are also
+the rules of sqlglot's RisingWave tokenizer (tests check that both cut at the same places).
+
+A single hand-written pass is used instead of sqlglot's tokenizer because psql meta lines
+(``\\d t``) are not SQL and would make the tokenizer fail before the following statements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Unit", "is_complete", "scan_state", "split_script"]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One statement (``kind='sql'``, text without its ``;``) or one backslash line (``'meta'``).
+
+    ``line``/``col`` (1-based) and ``offset`` (0-based) locate ``text`` in the input;
+    ``terminated`` tells whether a ``;`` ended the statement (psql sends it along, and RisingWave
+    reports ``found: ;`` rather than ``found: EOF`` for errors at the end).
+    """
+
+    kind: Literal["sql", "meta"]
+    text: str
+    line: int
+    col: int
+    offset: int
+    terminated: bool = False
+
+
+def _dollar_tag(text: str, i: int) -> str | None:
+    """The ``$tag$`` opening at ``i`` (tag: empty or an identifier not starting with a digit)."""
+    j = i + 1
+    n = len(text)
+    if j < n and (text[j].isdigit()):
+        return None
+    while j < n and (text[j].isalnum() or text[j] == "_"):
+        j += 1
+    if j < n and text[j] == "$":
+        return text[i : j + 1]
+    return None
+
+
+def _skip(text: str, i: int) -> tuple[int, str]:
+    """Skip one lexical item starting at ``i``; return (next index, unterminated-kind or '')."""
+    n = len(text)
+    ch = text[i]
+    nxt = text[i + 1] if i + 1 < n else ""
+    if ch == "-" and nxt == "-":
+        j = text.find("\n", i)
+        return (n if j < 0 else j + 1), ""
+    if ch == "/" and nxt == "*":
+        depth, j = 1, i + 2
+        while j < n and depth:
+            if text.startswith("/*", j):
+                depth, j = depth + 1, j + 2
+            elif text.startswith("*/", j):
+                depth, j = depth - 1, j + 2
+            else:
+                j += 1
+        return j, ("*" if depth else "")
+    if ch in "eE" and nxt == "'" and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+        j = i + 2
+        while j < n:
+            if text[j] == "\\":
+                j += 2
+            elif text[j] == "'":
+                if j + 1 < n and text[j + 1] == "'":
+                    j += 2
+                else:
+                    return j + 1, ""
+            else:
+                j += 1
+        return n, "'"
+    if ch in "'\"":
+        j = i + 1
+        while j < n:
+            if text[j] == ch:
+                if j + 1 < n and text[j + 1] == ch:
+                    j += 2
+                    continue
+                return j + 1, ""
+            j += 1
+        return n, ch
+    if ch == "$":
+        tag = _dollar_tag(text, i)
+        if tag is not None:
+            j = text.find(tag, i + len(tag))
+            return (n, "$") if j < 0 else (j + len(tag), "")
+    if ch.isalnum() or ch == "_":
+        extra = "_" if ch.isdigit() else "_$"  # numbers never absorb a following `$`
+        j = i + 1
+        while j < n and (text[j].isalnum() or text[j] in extra):
+            j += 1
+        return j, ""
+    return i + 1, ""
+
+
+def scan_state(text: str) -> str:
+    """The kind of literal left open at the end of ``text``: ``'``, ``"``, ``$``, ``*`` or ''."""
+    i, n, state = 0, len(text), ""
+    while i < n:
+        i, state = _skip(text, i)
+    return state
+
+
+def _line_col(text: str, offset: int, line_starts: list[int]) -> tuple[int, int]:
+    import bisect
+
+    k = bisect.bisect_right(line_starts, offset) - 1
+    return k + 1, offset - line_starts[k] + 1
+
+
+def split_script(text: str) -> list[Unit]:
+    """Cut ``text`` into statements and backslash lines (one pass, positions kept)."""
+    units: list[Unit] = []
+    line_starts = [0] + [k + 1 for k, c in enumerate(text) if c == "\n"]
+    n = len(text)
+    i = 0
+    start: int | None = None  # start offset of the current statement
+    last_sig = 0  # end of the last significant (non-comment) item of the statement
+
+    def emit(end: int, terminated: bool) -> None:
+        assert start is not None
+        body = text[start:end].rstrip()
+        if body:
+            line, col = _line_col(text, start, line_starts)
+            units.append(Unit("sql", body, line, col, start, terminated))
+
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if start is None:
+            if ch == "\\":
+                j = text.find("\n", i)
+                j = n if j < 0 else j
+                line, col = _line_col(text, i, line_starts)
+                units.append(Unit("meta", text[i:j].rstrip(), line, col, i))
+                i = j
+                continue
+            if ch == ";":
+                i += 1  # empty statement
+                continue
+            if text.startswith("--", i) or text.startswith("/*", i):
+                i, _ = _skip(text, i)
+                continue
+            start = i
+        if ch == ";":
+            emit(last_sig, True)
+            start = None
+            i += 1
+            continue
+        j, state = _skip(text, i)
+        if not (text.startswith("--", i) or text.startswith("/*", i)) or state:
+            last_sig = j
+        if state == "*":
+            last_sig = j
+        i = j
+    if start is not None:
+        emit(max(last_sig, start), False)
+    return units
+
+
+def is_complete(buffer: str) -> bool:
+    """True when the REPL should run ``buffer``: blank, a backslash command, or ending with
+    a ``;`` that is outside strings and comments."""
+    stripped = buffer.strip()
+    if not stripped or stripped.startswith("\\"):
+        return True
+    units = split_script(buffer)
+    if not units:
+        return True  # comments only
+    last = units[-1]
+    return last.kind == "meta" or last.terminated
