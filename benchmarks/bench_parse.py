@@ -15,7 +15,7 @@ import sqlglot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rwalter.sql.dialect import parse_statement  # noqa: E402
+from rwalter.sql.dialect import parse_statement
 
 N = 1000
 TARGET = 1.5

@@ -172,8 +172,10 @@ class MetaNode:
                 vnodes = self.vnode_count_of(f.scans[0])
             else:
                 vnodes = spec.max_parallelism
-            state_ids = list(range(state_next, state_next + f.state_tables))
-            state_next += f.state_tables
+            own = [job_id] if "StreamMaterialize" in f.operators else []
+            extra = max(0, f.state_tables - len(own))
+            state_ids = own + list(range(state_next, state_next + extra))
+            state_next += extra
             node = _rate_limit_node(f.flags)
             c.insert_fragment(
                 Fragment(

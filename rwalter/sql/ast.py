@@ -80,7 +80,13 @@ class AlterParallelism(RwStatement):
     ``backfill`` true for BACKFILL_PARALLELISM; ``expression`` a :class:`SetVariableValue`.
     """
 
-    arg_types = {"this": True, "kind": True, "expression": True, "backfill": False, "deferred": False}
+    arg_types = {
+        "this": True,
+        "kind": True,
+        "expression": True,
+        "backfill": False,
+        "deferred": False,
+    }
 
 
 class AlterFragmentParallelism(RwStatement):

@@ -38,7 +38,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import sqlglot
 import sqlglot.parser as _sqlglot_parser
 from sqlglot import exp
 from sqlglot.dialects.risingwave import RisingWave
@@ -170,8 +169,10 @@ _WORD_RE = re.compile(r"[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*( [A-Za
 
 def _is_word(tok: Token) -> bool:
     """An unquoted word (keyword or identifier) as RisingWave's tokenizer would see it."""
-    return tok.token_type not in _STRINGISH and tok.token_type != TokenType.IDENTIFIER and bool(
-        _WORD_RE.match(tok.text)
+    return (
+        tok.token_type not in _STRINGISH
+        and tok.token_type != TokenType.IDENTIFIER
+        and bool(_WORD_RE.match(tok.text))
     )
 
 
@@ -277,7 +278,9 @@ class _Cursor:
     def identifier(self) -> exp.Identifier:
         """``parse_identifier``: any word, reserved keywords included, or a quoted name."""
         t = self.peek()
-        if t is not None and (_is_word(t) and " " not in t.text or t.token_type == TokenType.IDENTIFIER):
+        if t is not None and (
+            (_is_word(t) and " " not in t.text) or t.token_type == TokenType.IDENTIFIER
+        ):
             self.i += 1
             quoted = t.token_type == TokenType.IDENTIFIER
             if quoted and t.text == "":
@@ -296,8 +299,10 @@ class _Cursor:
         if t is not None and t.token_type == TokenType.NUMBER:
             self.i += 1
             return t
-        raise self.fail_at("invalid number", t) if t is not None else _Fail(
-            "invalid number", self.here()
+        raise (
+            self.fail_at("invalid number", t)
+            if t is not None
+            else _Fail("invalid number", self.here())
         )
 
     def literal_u32(self) -> exp.Literal:
@@ -453,7 +458,6 @@ _PAR = "PARALLELISM"
 _BPAR = "BACKFILL_PARALLELISM"
 _RG = "RESOURCE_GROUP"
 _RL = "<rate limit>"  # any of the four rate-limit words
-_UNSUPPORTED = "<unsupported>"  # RisingWave grammar rwalter does not model (becomes Command)
 
 
 @dataclass(frozen=True)
@@ -487,8 +491,19 @@ _VIEW_OPS = ("AS", "RENAME", "OWNER TO", "SWAP WITH", "SET", "RESET")
 _ALTER_KINDS: dict[str, _AlterKind] = {
     ast.TABLE: _AlterKind(
         kind=ast.TABLE,
-        ops=("ADD", "DROP CONNECTOR", "RENAME", "OWNER TO", "SET", "RESET", "DROP", "ALTER",
-             "REFRESH SCHEMA", "SWAP WITH", "CONNECTOR"),
+        ops=(
+            "ADD",
+            "DROP CONNECTOR",
+            "RENAME",
+            "OWNER TO",
+            "SET",
+            "RESET",
+            "DROP",
+            "ALTER",
+            "REFRESH SCHEMA",
+            "SWAP WITH",
+            "CONNECTOR",
+        ),
         op_error="ADD or RENAME or OWNER TO or SET or RESET or DROP or SWAP or CONNECTOR after ALTER TABLE",
         set_clauses=("SCHEMA", _PAR, _BPAR, _RL, "CONFIG"),
         set_error="SCHEMA/PARALLELISM/BACKFILL_PARALLELISM/SOURCE_RATE_LIMIT/DML_RATE_LIMIT/CONFIG after SET",
@@ -536,8 +551,17 @@ _ALTER_KINDS: dict[str, _AlterKind] = {
     ),
     ast.SOURCE: _AlterKind(
         kind=ast.SOURCE,
-        ops=("RENAME", "ADD", "OWNER TO", "SET", "RESET", "FORMAT", "REFRESH SCHEMA", "SWAP WITH",
-             "CONNECTOR"),
+        ops=(
+            "RENAME",
+            "ADD",
+            "OWNER TO",
+            "SET",
+            "RESET",
+            "FORMAT",
+            "REFRESH SCHEMA",
+            "SWAP WITH",
+            "CONNECTOR",
+        ),
         op_error="RENAME, ADD COLUMN, OWNER TO, CONNECTOR, SET or RESET after ALTER SOURCE",
         set_clauses=("SCHEMA", _RL, _PAR, _BPAR, "CONFIG"),
         set_error="SCHEMA, SOURCE_RATE_LIMIT, PARALLELISM, BACKFILL_PARALLELISM or CONFIG after SET",
@@ -950,7 +974,9 @@ def _column_def(c: _Cursor) -> ast.ColumnDef:
         t = c.peek()
         assert t is not None
         tt = t.token_type
-        if depth == 0 and (tt in (TokenType.COMMA, TokenType.R_PAREN) or c.word() in _COLUMN_CONSTRAINT_WORDS):
+        if depth == 0 and (
+            tt in (TokenType.COMMA, TokenType.R_PAREN) or c.word() in _COLUMN_CONSTRAINT_WORDS
+        ):
             break
         if tt in (TokenType.L_PAREN, TokenType.LT, TokenType.L_BRACKET):
             depth += 1
@@ -1064,7 +1090,11 @@ def _sink_query_stop(c: _Cursor) -> Callable[[int], bool]:
     def stop(j: int) -> bool:
         t = c.toks[j]
         nxt = c.toks[j + 1] if j + 1 < c.n else None
-        if t.token_type == TokenType.WITH and nxt is not None and nxt.token_type == TokenType.L_PAREN:
+        if (
+            t.token_type == TokenType.WITH
+            and nxt is not None
+            and nxt.token_type == TokenType.L_PAREN
+        ):
             return True
         return _is_word(t) and t.text.upper() == "FORMAT"
 
@@ -1181,7 +1211,10 @@ def _parse_drop(c: _Cursor, start_tok: Token) -> exp.Expression:
             name = c.object_name()
             mode = c.one_of("CASCADE", "RESTRICT")
             return ast.DropObject(
-                kind=kind, expressions=[name], exists=exists or None, cascade=mode == "CASCADE" or None
+                kind=kind,
+                expressions=[name],
+                exists=exists or None,
+                cascade=mode == "CASCADE" or None,
             )
     raise c.fail(
         "TABLE, VIEW, INDEX, MATERIALIZED VIEW, SOURCE, SINK, SUBSCRIPTION, SCHEMA, DATABASE, "
@@ -1455,7 +1488,11 @@ def _g_create_index(_g: object, e: ast.CreateIndex) -> str:
     if e.args.get("include"):
         s += " INCLUDE(" + ", ".join(_ident_sql(x.this) for x in e.args["include"]) + ")"
     if e.args.get("distributed_by"):
-        s += " DISTRIBUTED BY(" + ", ".join(_ident_sql(x.this) for x in e.args["distributed_by"]) + ")"
+        s += (
+            " DISTRIBUTED BY("
+            + ", ".join(_ident_sql(x.this) for x in e.args["distributed_by"])
+            + ")"
+        )
     return s
 
 
@@ -1513,7 +1550,9 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.SetVariable: _g_set,
     ast.ResetVariable: lambda g, e: f"RESET {_var_name(e)}",
     ast.ShowVariable: _g_show,
-    ast.AlterSystemSet: lambda g, e: f"ALTER SYSTEM SET {_var_name(e)} = {_value_sql(e.expression)}",
+    ast.AlterSystemSet: lambda g, e: (
+        f"ALTER SYSTEM SET {_var_name(e)} = {_value_sql(e.expression)}"
+    ),
     ast.ExplainAlter: lambda g, e: "EXPLAIN " + to_sql(e.this),
     ast.CreateTable: _g_create_table,
     ast.CreateSource: _g_create_source,
@@ -1539,7 +1578,3 @@ def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) 
     """Render a query/DML node (or SQL text) as DuckDB SQL."""
     node = parse_statement(node_or_sql) if isinstance(node_or_sql, str) else node_or_sql
     return node.sql(dialect="duckdb", pretty=pretty)
-
-
-# Keep a reference so linters see the module-level sqlglot import is intentional.
-_SQLGLOT_VERSION = getattr(sqlglot, "__version__", "?")

@@ -21,10 +21,17 @@ LEAVES = {
     "u32": ["1", "7", "4294967295"],
     "i32": ["0", "1", "2147483647"],
     "string": ["'bounded(4)'", "'adaptive'", "'rg'", "'x''y'"],
-    "query": ["SELECT 1", "SELECT a, COUNT(*) FROM t GROUP BY a", "SELECT * FROM t1 JOIN t2 ON t1.a = t2.a"],
+    "query": [
+        "SELECT 1",
+        "SELECT a, COUNT(*) FROM t GROUP BY a",
+        "SELECT * FROM t1 JOIN t2 ON t1.a = t2.a",
+    ],
 }
 
-_TOKEN = re.compile(r'\s*(?:(\(\*.*?\*\))|("(?:[^"]|"")*")|(<[a-z0-9_]+>)|(::=)|([a-z_][a-z0-9_]*)|([\[\]{}()|;]))', re.S)
+_TOKEN = re.compile(
+    r'\s*(?:(\(\*.*?\*\))|("(?:[^"]|"")*")|(<[a-z0-9_]+>)|(::=)|([a-z_][a-z0-9_]*)|([\[\]{}()|;]))',
+    re.S,
+)
 
 
 @dataclass
@@ -40,7 +47,7 @@ def tokenize(src: str) -> list[tuple[str, str]]:
     while pos < len(src):
         m = _TOKEN.match(src, pos)
         if not m:
-            raise ValueError(f"bad EBNF at {pos}: {src[pos:pos + 30]!r}")
+            raise ValueError(f"bad EBNF at {pos}: {src[pos : pos + 30]!r}")
         pos = m.end()
         comment, term, leaf, defn, name, punct = m.groups()
         if comment:

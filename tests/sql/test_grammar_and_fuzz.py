@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import ebnf  # noqa: E402
+import ebnf
 
-from rwalter.sql.dialect import SqlParseError, parse_statement, to_sql  # noqa: E402
+from rwalter.sql.dialect import SqlParseError, parse_statement, to_sql
 
 
 def test_grammar_reads_and_covers_statements() -> None:
@@ -49,9 +49,41 @@ def test_generated_sentences_parse_and_round_trip() -> None:
 
 
 _PIECES = st.sampled_from(
-    ["ALTER", "MATERIALIZED", "VIEW", "mv", "SET", "PARALLELISM", "=", "TO", "4", "-", "DEFERRED",
-     "FRAGMENT", ",", "(", ")", "'x'", '"q"', "bounded", "DEFAULT", "SELECT", "FROM", ";", "\n",
-     "CREATE", "SINK", "WITH", "AS", "TABLE", "RATE_LIMIT", "SOURCE_RATE_LIMIT", "$$", "'", "--"]
+    [
+        "ALTER",
+        "MATERIALIZED",
+        "VIEW",
+        "mv",
+        "SET",
+        "PARALLELISM",
+        "=",
+        "TO",
+        "4",
+        "-",
+        "DEFERRED",
+        "FRAGMENT",
+        ",",
+        "(",
+        ")",
+        "'x'",
+        '"q"',
+        "bounded",
+        "DEFAULT",
+        "SELECT",
+        "FROM",
+        ";",
+        "\n",
+        "CREATE",
+        "SINK",
+        "WITH",
+        "AS",
+        "TABLE",
+        "RATE_LIMIT",
+        "SOURCE_RATE_LIMIT",
+        "$$",
+        "'",
+        "--",
+    ]
 )
 
 

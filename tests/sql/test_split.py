@@ -69,7 +69,7 @@ def test_is_complete() -> None:
     assert not is_complete("select 1 /* ; */")
 
 
-_PARTS = st.sampled_from(["select", " ", "1", ";", "'a;b'", "\"c;d\"", "$$e;f$$", "\n", "x", ","])
+_PARTS = st.sampled_from(["select", " ", "1", ";", "'a;b'", '"c;d"', "$$e;f$$", "\n", "x", ","])
 
 
 @settings(max_examples=300, deadline=None)

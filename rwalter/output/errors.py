@@ -1,0 +1,110 @@
+"""The terminal rendering of a failed statement.
+
+Why it exists: RisingWave's error text is printed byte for byte (``RwError.rendered()``, the block
+psql shows), and rwalter's additions are printed apart from it so they can never be mistaken for
+RisingWave's words (design.md rules 6 and 7). The layout, on stderr::
+
+    script.sql:3:8: error [parse-error]          <- where: FILE:LINE:COL in the input
+    ERROR:  Failed to run the query               <- RisingWave's block, unchanged
+    ...
+                                                  <- blank line: what follows is rwalter's
+       3 | ALTER MATERIALIZED VIEW mv SET ...     <- the statement's line, with a caret under
+         |       ^                                   the error column (when the error has one)
+    hint: ...                                     <- rwalter's hints (dim on a tty)
+
+``-c`` strings are located as ``-c:LINE:COL`` and stdin as ``<stdin>:LINE:COL``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rwalter.errors import RwError
+from rwalter.output.style import Segment, paint
+from rwalter.output.text import display_width
+
+__all__ = ["Location", "locate", "render_error"]
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where an error is, in the input it came from (1-based), and the text of that line."""
+
+    source: str
+    line: int
+    col: int
+    line_text: str | None = None
+    has_caret: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}:{self.col}"
+
+
+def locate(
+    source: str,
+    unit_line: int,
+    unit_col: int,
+    error: RwError,
+    source_lines: Sequence[str] | None = None,
+    unit_text: str | None = None,
+) -> Location:
+    """Map ``error.position`` (relative to the statement) onto the input.
+
+    The statement starts at ``unit_line``/``unit_col``; a position on its first line is shifted by
+    the statement's column, later lines keep their own column. Without a position the location is
+    the statement's start and there is no caret.
+    """
+    if error.position is None:
+        return Location(source, unit_line, unit_col)
+    rel_line, rel_col = error.position
+    line = unit_line + rel_line - 1
+    col = unit_col + rel_col - 1 if rel_line == 1 else rel_col
+    text: str | None = None
+    if source_lines is not None and 0 < line <= len(source_lines):
+        text = source_lines[line - 1]
+    elif unit_text is not None:
+        stmt_lines = unit_text.split("\n")
+        if 0 < rel_line <= len(stmt_lines):
+            text = stmt_lines[rel_line - 1]
+            if rel_line == 1:
+                text = " " * (unit_col - 1) + text
+    return Location(source, line, col, text, has_caret=text is not None)
+
+
+def _caret_lines(loc: Location) -> list[Segment]:
+    assert loc.line_text is not None
+    shown = loc.line_text.replace("\t", " ")
+    gutter = len(str(loc.line)) + 1
+    before = display_width(shown[: max(0, loc.col - 1)])
+    return [
+        (f"{loc.line:>{gutter}} | {shown}\n", None),
+        (f"{' ' * gutter} | {' ' * before}", None),
+        ("^", "bold red"),
+        ("\n", None),
+    ]
+
+
+def render_error(
+    error: RwError,
+    location: Location | None = None,
+    *,
+    explain_hint: str | None = None,
+    color: bool = False,
+) -> str:
+    """The full stderr text for ``error``: location, RisingWave's block, caret, hints."""
+    segs: list[Segment] = []
+    if location is not None:
+        segs += [(str(location), "bold"), (f": error [{error.code}]\n", "bold")]
+    block = error.rendered()
+    head, sep, rest = block.partition("ERROR:")
+    segs += [(head, None), ("ERROR:", "bold red") if sep else ("", None), (rest, None)]
+    hints = [*error.hints, *([explain_hint] if explain_hint else [])]
+    caret = location is not None and location.has_caret
+    if caret or hints:
+        segs.append(("\n", None))
+    if caret:
+        segs += _caret_lines(location)  # type: ignore[arg-type]
+    for hint in hints:
+        segs.append((f"hint: {hint}\n", "dim"))
+    return paint(segs, color=color)
