@@ -60,7 +60,9 @@ class Session:
             if unit.kind == "meta":
                 result = run_meta_command(self, unit.text)
             else:
-                result = run_statement(self, unit.text)
+                # RisingWave's parser sees the `;` (errors at the end say `found: ;`).
+                text = unit.text + (";" if getattr(unit, "terminated", False) else "")
+                result = run_statement(self, text)
         except RwError as err:
             result = Result(error=err)
         except Exception as exc:  # a bug must not become a traceback for the user

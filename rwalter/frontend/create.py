@@ -20,7 +20,7 @@ from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import transpile_query
+from rwalter.sql.dialect import to_sql, transpile_query
 
 # Catalog kind → the word RisingWave uses in "<kind> named x already exists".
 KIND_WORD = {
@@ -198,7 +198,7 @@ def handle_create_table(session, node: ast.CreateTable) -> Result:
     if node.args.get("query") is not None:
         query = node.args["query"]
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
-        rel = new_relation(name, "table", _definition(session), graph)
+        rel = new_relation(name, "table", _definition(session, node), graph)
         catalog.conn.execute(f"CREATE TABLE main.{q(name)} AS {transpile_query(query)}")
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
@@ -206,7 +206,7 @@ def handle_create_table(session, node: ast.CreateTable) -> Result:
     types = [str(c.args["kind"]) for c in node.expressions or []]
     pk = list(node.args.get("primary_key") or []) or [c.name for c in node.expressions or [] if c.args.get("primary_key")]
     graph = plan(lambda: fragmenter.plan_table(cols, pk or None, bool(node.args.get("append_only")), connector))
-    rel = new_relation(name, "table", _definition(session), graph, columns=cols, column_types=types, connector=connector)
+    rel = new_relation(name, "table", _definition(session, node), graph, columns=cols, column_types=types, connector=connector)
     ddl_cols = ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True)) or '"_row_id" BIGINT'
     catalog.conn.execute(f"CREATE TABLE main.{q(name)} ({ddl_cols})")
     submit(session, rel, graph, "table", rel.definition, background=False)
@@ -232,7 +232,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView) -> Result:
             query, lookup_for(session), use_snapshot_backfill=cfg.streaming_use_snapshot_backfill, database_id=1
         )
     )
-    rel = new_relation(name, "materialized view", _definition(session), graph)
+    rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
     session.meta.catalog.conn.execute(f"CREATE VIEW main.{q(name)} AS {transpile_query(query)}")
@@ -265,7 +265,7 @@ def handle_create_sink(session, node: ast.CreateSink) -> Result:
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill, database_id=1,
         )
     )
-    rel = new_relation(name, "sink", _definition(session), graph, connector=options.get("connector"),
+    rel = new_relation(name, "sink", _definition(session, node), graph, connector=options.get("connector"),
                        target_id=into.id if into else None)
     background = _background(session, graph)
     rel.background = background
@@ -287,7 +287,7 @@ def handle_create_index(session, node: ast.CreateIndex) -> Result:
     include = [_col_name(c) for c in node.args.get("include") or []] or None
     dist = [_col_name(c) for c in node.args.get("distributed_by") or []] or None
     graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
-    rel = new_relation(name, "index", _definition(session), graph, target_id=table.id)
+    rel = new_relation(name, "index", _definition(session, node), graph, target_id=table.id)
     background = _background(session, graph)
     rel.background = background
     submit(session, rel, graph, "index", rel.definition, background=background, target_id=table.id)
@@ -305,7 +305,7 @@ def handle_create_source(session, node: ast.CreateSource) -> Result:
     types = [str(c.args["kind"]) for c in node.expressions or []]
     shared = connector == "kafka" and session.config.streaming_use_shared_source
     graph = fragmenter.plan_source(cols, connector, shared)
-    rel = new_relation(name, "source", _definition(session), graph, columns=cols, column_types=types,
+    rel = new_relation(name, "source", _definition(session, node), graph, columns=cols, column_types=types,
                        connector=connector.upper() or None, is_shared=shared)
     catalog = session.meta.catalog
     ddl_cols = ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True)) or '"_row_id" BIGINT'
@@ -331,7 +331,7 @@ def handle_create_view(session, node: ast.CreateView) -> Result:
         from rwalter.frontend.query import duck_error
 
         raise duck_error(exc) from None
-    rel = new_relation(name, "view", _definition(session), None)
+    rel = new_relation(name, "view", _definition(session, node), None)
     rel.id = catalog.next_ids("object")
     catalog.insert_relation(rel)
     return Result(tag="CREATE_VIEW")
@@ -345,7 +345,7 @@ def handle_create_database(session, node: ast.CreateDatabase) -> Result:
             return Result(tag="CREATE_DATABASE")
         raise RwError(["Catalog error", f"database named {name} already exists"], CATALOG_EXISTS)
     group = node.args.get("resource_group")
-    catalog.insert_database(name, str(group.name if hasattr(group, "name") else group) if group else "default")
+    catalog.insert_database(name, (values.resource_group_value(group) if group else None) or "default")
     return Result(tag="CREATE_DATABASE")
 
 
@@ -353,7 +353,7 @@ def _col_name(c) -> str:
     return c.name if hasattr(c, "name") and c.name else str(c)
 
 
-def _definition(session) -> str:
+def _definition(session, node) -> str:
     return session.current_sql
 
 

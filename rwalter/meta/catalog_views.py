@@ -107,7 +107,9 @@ _FRONTEND = """FROM rwmeta.relations r
       AND j.status IS DISTINCT FROM 'INITIAL'"""
 
 _SINK_TARGET = "\n    LEFT JOIN rwmeta.relations t ON t.id = r.target_id"
-_INDEX_PRIMARY = "\n    LEFT JOIN rwmeta.relations p ON p.id = coalesce(r.depends_on[1], r.target_id)"
+_INDEX_PRIMARY = (
+    "\n    LEFT JOIN rwmeta.relations p ON p.id = coalesce(r.depends_on[1], r.target_id)"
+)
 
 _TIMES = """rw_catalog.rw_ts(r.initialized_at_ms) AS initialized_at,
     rw_catalog.rw_ts(r.created_at_ms) AS created_at,

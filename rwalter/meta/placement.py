@@ -168,43 +168,59 @@ def _rendezvous(
     order, so that item is decided by :func:`_exact_pick` instead. Outside that window the key
     gap (>= ~2^-24 in ``ln r``) dwarfs any rounding (< 2^-46 for ``|ln r| <= 45``).
     """
-    n = len(columns)
-    out: list[list[int]] = [[] for _ in range(n)]
+    out: list[list[int]] = [[] for _ in columns]
     remaining = list(quotas)
-    live = [i for i in range(n) if remaining[i] > 0]
-    # weight class -> (columns, container indices), both ascending by container
-    classes: dict[int, tuple[list[tuple[bytes, ...]], list[int]]] = {}
-    for i in live:
-        entry = classes.setdefault(weights[i], ([], []))
-        entry[0].append(columns[i])
-        entry[1].append(i)
+    live = [i for i, q in enumerate(quotas) if q > 0]  # ascending, for the exact path
     h = xxh64_intdigest
     log = _log
     inv = _INV_HASH_SPAN
+
+    def layout() -> tuple[list[tuple[bytes, ...]], list[int], list[tuple[int, int, int]]]:
+        # Live containers grouped by weight (ascending container order inside a class), with
+        # each class's [start, end) range in that order.
+        by_class = sorted(live, key=lambda i: weights[i])
+        spans = []
+        start = 0
+        for end in range(1, len(by_class) + 1):
+            if end == len(by_class) or weights[by_class[end]] != weights[by_class[start]]:
+                spans.append((start, end, weights[by_class[start]]))
+                start = end
+        return [columns[i] for i in by_class], by_class, spans
+
+    cols, idx, spans = layout()
     for pos in range(item_count):
         if len(live) == 1:
             # A single eligible container takes every remaining item (hashes are irrelevant).
             out[live[0]].extend(range(pos, item_count))
             break
+        hashes = [h(c[pos]) for c in cols]
         winner = -1
-        best_score = 0.0
-        for w, (cols, idx) in classes.items():
-            hashes = [h(c[pos]) for c in cols]
+        if len(spans) == 1:
             top = max(hashes)
             k = hashes.index(top)
-            if len(hashes) > 1:
-                hashes[k] = -1
-                if max(hashes) >= top - (top >> 24) - 1:
-                    winner = -2  # near tie: decide exactly
-                    break
-            if len(classes) == 1:
+            hashes[k] = -1
+            if max(hashes) < top - (top >> 24) - 1:
                 winner = idx[k]
-                break
-            score = log((top + 1.0) * inv) / w
-            cand = idx[k]
-            if winner < 0 or score > best_score or (score == best_score and cand < winner):
-                best_score = score
-                winner = cand
+        else:
+            best = 0.0
+            for a, b, w in spans:
+                if b - a == 1:
+                    top = hashes[a]
+                    k = a
+                else:
+                    seg = hashes[a:b]
+                    top = max(seg)
+                    j = seg.index(top)
+                    seg[j] = -1
+                    if max(seg) >= top - (top >> 24) - 1:
+                        winner = -1
+                        break
+                    k = a + j
+                score = log((top + 1.0) * inv) / w
+                cand = idx[k]
+                if winner < 0 or score > best or (score == best and cand < winner):
+                    best = score
+                    winner = cand
         if winner < 0:
             exact_cols = [columns[i] for i in live]
             exact_weights = [float(weights[i]) for i in live]
@@ -213,12 +229,14 @@ def _rendezvous(
         remaining[winner] -= 1
         if remaining[winner] == 0:
             live.remove(winner)
-            cols, idx = classes[weights[winner]]
-            k = idx.index(winner)
-            del cols[k]
-            del idx[k]
-            if not idx:
-                del classes[weights[winner]]
+            gone = idx.index(winner)
+            del idx[gone]
+            del cols[gone]
+            spans = [
+                (a - (a > gone), b - (b > gone), w)
+                for a, b, w in spans
+                if not (a == gone and b == gone + 1)
+            ]
     return out
 
 
@@ -373,10 +391,7 @@ def _f32_from_fraction(x: Fraction, negative: bool = False) -> float:
     q = max(exp - (_F32_MANT_BITS - 1), _F32_MIN_QUANTUM_EXP)
     m = round(x / Fraction(2) ** q)  # Fraction.__round__ is half-to-even
     value = Fraction(m) * Fraction(2) ** q
-    if value >= Fraction(2) ** _F32_MAX_EXP:
-        result = math.inf
-    else:
-        result = math.ldexp(float(m), q)
+    result = math.inf if value >= Fraction(2) ** _F32_MAX_EXP else math.ldexp(float(m), q)
     if negative and result == 0.0:
         return -0.0
     return -result if negative else result

@@ -150,19 +150,29 @@ def _md_cell(value: str | None) -> str:
 def _markdown(columns: list[str], rows: Rows, right: list[bool]) -> str:
     head = [_md_cell(c) for c in columns]
     body = [[_md_cell(v) for v in row] for row in rows]
-    widths = [max(3, display_width(h), *(display_width(r[j]) for r in body)) for j, h in enumerate(head)]
+    widths = [
+        max(3, display_width(h), *(display_width(r[j]) for r in body)) for j, h in enumerate(head)
+    ]
     rule = ["-" * (w - 1) + ":" if r else "-" * w for w, r in zip(widths, right, strict=True)]
 
     def line(cells: list[str]) -> str:
         padded = (pad(c, w, right=r) for c, w, r in zip(cells, widths, right, strict=True))
         return "| " + " | ".join(padded) + " |"
 
-    return "\n".join([line(head), "|" + "|".join(f" {x} " for x in rule) + "|"] + [line(r) for r in body]) + "\n\n"
+    return (
+        "\n".join(
+            [line(head), "|" + "|".join(f" {x} " for x in rule) + "|"] + [line(r) for r in body]
+        )
+        + "\n\n"
+    )
 
 
 def _json_rows(columns: list[str], rows: Rows, right: list[bool]) -> str:
     del right
-    return json.dumps([dict(zip(columns, row, strict=False)) for row in rows], ensure_ascii=False) + "\n"
+    return (
+        json.dumps([dict(zip(columns, row, strict=False)) for row in rows], ensure_ascii=False)
+        + "\n"
+    )
 
 
 # -- the table of formats ----------------------------------------------------------------------

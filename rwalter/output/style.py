@@ -60,5 +60,7 @@ _CONSOLE = None
 def _console(factory):  # type: ignore[no-untyped-def]
     global _CONSOLE
     if _CONSOLE is None:
-        _CONSOLE = factory(force_terminal=True, color_system="standard", no_color=False, width=10_000)
+        _CONSOLE = factory(
+            force_terminal=True, color_system="standard", no_color=False, width=10_000
+        )
     return _CONSOLE

@@ -219,6 +219,7 @@ class CreateTable(RwStatement):
         "options": False,
         "format": False,
         "encode": False,
+        "encode_options": False,
         "query": False,
         "exists": False,
     }
@@ -233,6 +234,7 @@ class CreateSource(RwStatement):
         "options": False,
         "format": False,
         "encode": False,
+        "encode_options": False,
         "exists": False,
     }
 
@@ -264,6 +266,7 @@ class CreateSink(RwStatement):
         "options": False,
         "format": False,
         "encode": False,
+        "encode_options": False,
         "exists": False,
     }
 
