@@ -28,8 +28,9 @@ Records are separated by blank lines. ``#`` starts a comment line.
     whitespace (runs of whitespace are equivalent). SQL NULL is written ``NULL``, the empty
     string ``(empty)``, booleans as psql prints them (``t``/``f``). ``TYPES`` has one letter per
     result column (``I`` integer, ``T`` text, ``R`` real, ...); only the column count is checked.
-    ``rowsort`` sorts actual and expected rows before comparing; ``valuesort`` compares the sorted
-    multiset of single values (expected: one value per line). ``<slt:ignore>`` in the expected
+    ``rowsort`` sorts actual and expected rows before comparing (sqllogictest-rs sorts only the
+    actual rows, so its files pass here too); ``valuesort`` compares the sorted multiset of single
+    values (expected: one value per line, or several per line). ``<slt:ignore>`` in the expected
     text skips the actual text up to the next fragment. ``query error [REGEX]`` as for statements.
 ``... retry N backoff D``
     after any statement/query header: up to N attempts; after each failed attempt the simulated
@@ -53,7 +54,13 @@ Records are separated by blank lines. ``#`` starts a comment line.
     or ``realtime``, and ``meta.NAME=VALUE`` meta-node settings (``true``/``false``, integers
     and other words as they are), e.g.
     ``# rwalter: cluster=3x2 clock=manual meta.disable_automatic_parallelism_control=true``.
-    Several such lines merge; defaults are ``cluster=3x4 clock=manual``.
+    Several such lines merge. Where the header is silent, ``rwalter test``'s ``--cluster`` and
+    ``--clock`` options apply, and then ``cluster=3x4 clock=manual``.
+
+A record's SQL is split like a script (``rwalter.sql.split``); when it holds several statements
+they run in order and the first error, or else the last result, is what the record checks.
+Statements, queries, ``sleep`` and backslash commands that run are the counted records; skipped
+ones are not counted.
 
 Failures are reported as ``FILE:LINE: what`` with the SQL and the expected and actual outcome,
 like sqllogictest-rs; a file keeps running after a failure (only ``halt`` stops it). :func:`main`
@@ -404,13 +411,17 @@ def _config_value(value: str) -> object:
     return value
 
 
-def parse_text(text: str, file: str = "<slt>") -> tuple[Header, list[Record]]:
+def parse_text(
+    text: str, file: str = "<slt>", defaults: Header | None = None
+) -> tuple[Header, list[Record]]:
     """Parse one file's text (includes are not expanded here; see :func:`run_file`).
 
+    ``defaults`` (the command line's ``--cluster``/``--clock``) apply where the header is silent.
     Parse errors become ``invalid`` records (reported as failures when run); parsing resumes at
     the next blank line so that every problem in a file is listed.
     """
-    header = Header()
+    base = defaults or Header()
+    header = Header(base.cluster, base.clock, dict(base.meta_config))
     records: list[Record] = []
     cur = _Lines(text)
     conditions: list[tuple[str, str]] = []
@@ -721,7 +732,7 @@ class FileRunner:
         return failure
 
     def _check(self, rec: Record) -> tuple[str, list[str]] | None:
-        if rec.kind == "invalid":
+        if rec.kind in ("invalid", "bad-header"):  # a header error inside an included file
             return f"parse error: {rec.argument}", []
         if rec.kind == "sleep":
             err = self._sleep(rec.argument, rec)
@@ -786,11 +797,12 @@ def run_text(
     file: str = "<slt>",
     *,
     session_factory: SessionFactory | None = None,
+    defaults: Header | None = None,
     verbose: bool = False,
 ) -> FileReport:
     """Parse and run one file's text in a fresh session (``include`` is relative to ``file``)."""
     report = FileReport(file)
-    header, records = parse_text(text, file)
+    header, records = parse_text(text, file, defaults)
     header_errors = [r for r in records if r.kind == "bad-header"]
     if header_errors:
         for rec in header_errors:
@@ -815,12 +827,16 @@ def run_text(
 
 
 def run_file(
-    path: str, *, session_factory: SessionFactory | None = None, verbose: bool = False
+    path: str,
+    *,
+    session_factory: SessionFactory | None = None,
+    defaults: Header | None = None,
+    verbose: bool = False,
 ) -> FileReport:
     """Run one ``.slt`` file; raises ``OSError`` if it cannot be read."""
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    return run_text(text, path, session_factory=session_factory, verbose=verbose)
+    return run_text(text, path, session_factory=session_factory, defaults=defaults, verbose=verbose)
 
 
 def collect_files(paths: Iterable[str]) -> list[str]:
@@ -839,12 +855,18 @@ def main(
     files: list[str],
     *,
     verbose: bool = False,
+    cluster: str | None = None,
+    clock: str | None = None,
+    meta_config: dict[str, object] | None = None,
     session_factory: SessionFactory | None = None,
 ) -> int:
     """``rwalter test FILE...``: run every file, print failures and ``N passed, N failed``.
 
-    Returns 0 when every record passed, 1 on any failure, 2 when a file cannot be read.
+    ``cluster``/``clock``/``meta_config`` (the command line's options) are the defaults of files
+    whose ``# rwalter:`` header does not set them. Returns 0 when every record passed, 1 on any
+    failure, 2 when a file cannot be read.
     """
+    defaults = Header(cluster or "3x4", clock or "manual", dict(meta_config or {}))
     paths = collect_files(files)
     unreadable = [p for p in paths if not os.path.isfile(p) or not os.access(p, os.R_OK)]
     if unreadable:
@@ -857,7 +879,9 @@ def main(
     passed = failed = 0
     for path in paths:
         try:
-            rep = run_file(path, session_factory=session_factory, verbose=verbose)
+            rep = run_file(
+                path, session_factory=session_factory, defaults=defaults, verbose=verbose
+            )
         except (OSError, UnicodeDecodeError) as err:
             print(f"rwalter test: cannot read {path}: {err}", file=sys.stderr)
             return 2

@@ -221,6 +221,29 @@ class TestHeader:
             meta_config={"disable_automatic_parallelism_control": True, "n": 3, "s": "abc"},
         )
 
+    def test_command_line_defaults_under_header(self, tmp_path: Path) -> None:
+        seen: list[slt.Header] = []
+
+        def factory(header: slt.Header) -> FakeSession:
+            seen.append(header)
+            return FakeSession(header)
+
+        plain, headed = tmp_path / "a.slt", tmp_path / "b.slt"
+        plain.write_text("statement ok\nselect 1\n")
+        headed.write_text("# rwalter: cluster=1x1 meta.x=2\nstatement ok\nselect 1\n")
+        rc = slt.main(
+            [str(tmp_path)],
+            cluster="2x2",
+            clock="realtime",
+            meta_config={"x": 1, "y": 1},
+            session_factory=factory,
+        )
+        assert rc == 0
+        assert seen == [
+            slt.Header("2x2", "realtime", {"x": 1, "y": 1}),
+            slt.Header("1x1", "realtime", {"x": 2, "y": 1}),
+        ]
+
     def test_header_only_in_leading_block(self) -> None:
         header, _ = slt.parse_text("statement ok\nselect 1\n\n# rwalter: cluster=1x1\n")
         assert header.cluster == "3x4"

@@ -354,7 +354,11 @@ def _col_name(c) -> str:
 
 
 def _definition(session, node) -> str:
-    return session.current_sql
+    """The stored definition: the statement as RisingWave prints it (its AST ``Display``)."""
+    try:
+        return to_sql(node)
+    except Exception:
+        return session.current_sql
 
 
 def _duck_type(rw_type: str) -> str:

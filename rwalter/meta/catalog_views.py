@@ -7,11 +7,11 @@ Each view models one RisingWave catalog, with its column names, order, types and
   job's parallelism text from ``mod.rs:219-254`` (``4``, ``adaptive``, ``bounded(4)``,
   ``ratio(0.5)``), backfill-effective while the job is not CREATED
   (``src/meta/service/src/stream_service.rs:87-103``); rows from ``list_streaming_job_infos``
-  (``src/meta/src/controller/fragment.rs:878-938``).
+  (``src/meta/src/controller/fragment.rs:878-933``).
 * ``rw_catalog/rw_fragments.rs:23-80``: ``parallelism_policy`` per
   ``src/meta/src/controller/fragment.rs:1468-1555`` (no-shuffle ensembles and their roots as in
   ``src/meta/src/controller/scale.rs:1590-1690``); upstreams and actor counts per
-  ``fragment.rs:1340-1425``.
+  ``fragment.rs:1322-1425``.
 * ``rw_catalog/rw_actors.rs:22-44``, ``rw_catalog/rw_worker_nodes.rs:24-95``.
 * ``rw_catalog/rw_streaming_parallelism.rs:18-49``, ``rw_catalog/rw_fragment_parallelism.rs:18-59``,
   ``rw_catalog/rw_relations.rs`` (RisingWave's own view SQL, minus the system tables and

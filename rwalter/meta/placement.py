@@ -170,43 +170,46 @@ def _rendezvous(
     """
     out: list[list[int]] = [[] for _ in columns]
     remaining = list(quotas)
-    live = [i for i, q in enumerate(quotas) if q > 0]  # ascending, for the exact path
+    # Live containers grouped by weight (ascending container order inside a class); spans are
+    # the [start, end) ranges of the classes in that order.
+    idx = sorted((i for i, q in enumerate(quotas) if q > 0), key=lambda i: weights[i])
+    cols = [columns[i] for i in idx]
+    spans: list[tuple[int, int, int]] = []
+    start = 0
+    for end in range(1, len(idx) + 1):
+        if end == len(idx) or weights[idx[end]] != weights[idx[start]]:
+            spans.append((start, end, weights[idx[start]]))
+            start = end
     h = xxh64_intdigest
     log = _log
     inv = _INV_HASH_SPAN
 
-    def layout() -> tuple[list[tuple[bytes, ...]], list[int], list[tuple[int, int, int]]]:
-        # Live containers grouped by weight (ascending container order inside a class), with
-        # each class's [start, end) range in that order.
-        by_class = sorted(live, key=lambda i: weights[i])
-        spans = []
-        start = 0
-        for end in range(1, len(by_class) + 1):
-            if end == len(by_class) or weights[by_class[end]] != weights[by_class[start]]:
-                spans.append((start, end, weights[by_class[start]]))
-                start = end
-        return [columns[i] for i in by_class], by_class, spans
+    def exact(pos: int) -> int:
+        live = sorted(idx)
+        return live[_exact_pick(pos, [columns[i] for i in live], [float(weights[i]) for i in live])]
 
-    cols, idx, spans = layout()
     for pos in range(item_count):
-        if len(live) == 1:
+        if len(idx) == 1:
             # A single eligible container takes every remaining item (hashes are irrelevant).
-            out[live[0]].extend(range(pos, item_count))
+            out[idx[0]].extend(range(pos, item_count))
             break
         hashes = [h(c[pos]) for c in cols]
-        winner = -1
         if len(spans) == 1:
             top = max(hashes)
             k = hashes.index(top)
             hashes[k] = -1
             if max(hashes) < top - (top >> 24) - 1:
                 winner = idx[k]
+            else:
+                winner = exact(pos)
+                k = idx.index(winner)
         else:
+            winner = -1
             best = 0.0
             for a, b, w in spans:
                 if b - a == 1:
                     top = hashes[a]
-                    k = a
+                    j = a
                 else:
                     seg = hashes[a:b]
                     top = max(seg)
@@ -215,28 +218,26 @@ def _rendezvous(
                     if max(seg) >= top - (top >> 24) - 1:
                         winner = -1
                         break
-                    k = a + j
+                    j += a
                 score = log((top + 1.0) * inv) / w
-                cand = idx[k]
-                if winner < 0 or score > best or (score == best and cand < winner):
+                if winner < 0 or score > best or (score == best and idx[j] < winner):
                     best = score
-                    winner = cand
-        if winner < 0:
-            exact_cols = [columns[i] for i in live]
-            exact_weights = [float(weights[i]) for i in live]
-            winner = live[_exact_pick(pos, exact_cols, exact_weights)]
+                    winner = idx[j]
+                    k = j
+            if winner < 0:
+                winner = exact(pos)
+                k = idx.index(winner)
         out[winner].append(pos)
         remaining[winner] -= 1
-        if remaining[winner] == 0:
-            live.remove(winner)
-            gone = idx.index(winner)
-            del idx[gone]
-            del cols[gone]
-            spans = [
-                (a - (a > gone), b - (b > gone), w)
-                for a, b, w in spans
-                if not (a == gone and b == gone + 1)
-            ]
+        if not remaining[winner]:
+            del idx[k]
+            del cols[k]
+            if len(spans) > 1:
+                spans = [
+                    (a - (a > k), b - (b > k), w) for a, b, w in spans if not (a == k == b - 1)
+                ]
+            else:
+                spans = [(0, len(idx), spans[0][2])]
     return out
 
 
