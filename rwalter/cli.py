@@ -236,9 +236,10 @@ def cli(
 
 @cli.command("test")
 @click.argument("files", nargs=-1, required=True, metavar="FILES...")
+@click.option("-v", "--verbose", is_flag=True, help="Report every record, not only failures.")
 @click.pass_obj
-def test_command(opts: Options, files: tuple[str, ...]) -> int:
-    """Run sqllogictest files against the simulator."""
+def test_command(opts: Options, files: tuple[str, ...], verbose: bool) -> int:
+    """Run sqllogictest files against the simulator (--cluster/--clock/--meta are defaults)."""
     try:
         from rwalter import slt
     except ImportError as exc:
@@ -246,11 +247,11 @@ def test_command(opts: Options, files: tuple[str, ...]) -> int:
     rc = _call_supported(
         slt.main,
         list(files),
+        verbose=verbose,
         cluster=opts.cluster,
-        meta_config=opts.meta_config,
-        clock=opts.clock or "manual",
+        clock=opts.clock,
+        meta_config=opts.meta_config or None,
         no_color=opts.no_color,
-        color=not opts.no_color,
     )
     return int(rc or 0)
 

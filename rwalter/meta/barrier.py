@@ -22,7 +22,7 @@ from collections.abc import Callable
 from rwalter.errors import MetaError
 from rwalter.meta import scale
 from rwalter.meta.catalog import Job, MetaCatalog
-from rwalter.meta.stream_manager import StreamManager
+from rwalter.meta.stream_manager import ParallelismPolicy, StreamManager
 
 BARRIER_MS = 1000
 # Rows per second per backfill actor when no backfill_rate_limit is set (documented in README).
@@ -103,9 +103,10 @@ class Barrier:
             return
         if job.backfill_fixed == job.fixed_parallelism and job.backfill_strategy == job.strategy:
             return
+        normal = ParallelismPolicy(job.fixed_parallelism, job.strategy)
         try:
-            self.streams.apply_jobs([job_id])
-        except MetaError:
+            self.streams.reschedule_streaming_job(job_id, normal, deferred=False)
+        except MetaError:  # ``reschedule after backfill failed``: the periodic pass retries
             self.catalog.set_info("parallelism_control_pending", 1)
 
     # -- recovery and automatic control -----------------------------------------------------

@@ -16,6 +16,7 @@ refusal (after the commit), or a full rebuild with a plan.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rwalter.errors import (
@@ -52,6 +53,14 @@ def is_reschedulable(scan_type: str | None, online: bool) -> bool:
 
 class Policy(Protocol):
     """A parallelism request: ``fixed`` n, or adaptive with an uppercase ``strategy``."""
+
+    fixed: int | None
+    strategy: str | None
+
+
+@dataclass(frozen=True)
+class ParallelismPolicy:
+    """``ParallelismPolicy`` of ``stream/scale.rs:1241-1245`` as the meta node builds it itself."""
 
     fixed: int | None
     strategy: str | None

@@ -52,7 +52,7 @@ def test_table_without_types_left_aligns() -> None:
 
 def test_table_multiline_cell_uses_plus_marker() -> None:
     r = Result(columns=["a", "b"], rows=[["x\nyy", "z"]], returns_rows=True)
-    assert render(r, "table").out == "  a  | b \n-----+---\n x  +| z\n yy  | \n(1 row)\n\n"
+    assert render(r, "table").out == " a  | b \n----+---\n x +| z\n yy | \n(1 row)\n\n"
 
 
 def test_table_wide_characters() -> None:
@@ -70,11 +70,11 @@ def test_command_tag_when_no_rows() -> None:
 
 def test_expanded_is_psql_x() -> None:
     assert render(rows_result(), "expanded").out == (
-        "-[ RECORD 1 ]------\n"
+        "-[ RECORD 1 ]---------\n"
         "id          | 1\n"
         "name        | mv\n"
         "parallelism | adaptive\n"
-        "-[ RECORD 2 ]------\n"
+        "-[ RECORD 2 ]---------\n"
         "id          | 1003\n"
         "name        | \n"
         "parallelism | fixed(2)\n"
@@ -106,7 +106,7 @@ def test_json_one_array_per_result() -> None:
 def test_markdown() -> None:
     assert render(rows_result(), "markdown").out == (
         "|   id | name | parallelism |\n"
-        "| ---: | --- | ----------- |\n"
+        "| ---: | ---- | ----------- |\n"
         "|    1 | mv   | adaptive    |\n"
         "| 1003 |      | fixed(2)    |\n"
         "\n"
