@@ -13,6 +13,7 @@ from __future__ import annotations
 from rwalter.errors import MetaError, RwError, from_meta, invalid_input, not_implemented
 from rwalter.frontend import values
 from rwalter.frontend.binder import object_name, resolve_job_for_alter, statement_type
+from rwalter.meta.node import RATE_LIMIT_NODE_OF_FLAG
 from rwalter.result import Result
 from rwalter.sql import ast
 
@@ -91,10 +92,11 @@ RATE_LIMIT_ALLOWED = {
     (ast.SINK, "SINK_RATE_LIMIT"),
     (ast.SOURCE, "SOURCE_RATE_LIMIT"),
 }
-# Rate type → fragment flag whose node it throttles.
+# Rate type → the nodes it throttles, as named in rw_rate_limit
+# (src/meta/src/controller/streaming_job.rs:2637-2720: update_*_rate_limit_by_job_id).
 RATE_LIMIT_NODE = {
-    "BACKFILL_RATE_LIMIT": ("STREAM_SCAN", "SOURCE_SCAN"),
-    "SOURCE_RATE_LIMIT": ("SOURCE",),
+    "BACKFILL_RATE_LIMIT": ("STREAM_SCAN", "SOURCE_BACKFILL", "STREAM_CDC_SCAN"),
+    "SOURCE_RATE_LIMIT": ("SOURCE", "FS_FETCH"),
     "DML_RATE_LIMIT": ("DML",),
     "SINK_RATE_LIMIT": ("SINK",),
 }
@@ -144,14 +146,24 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
 
 
 def _throttle(session, fragments, rate_type: str, limit: int) -> None:
-    flags = RATE_LIMIT_NODE[rate_type]
+    """Set (or, for a negative ``limit``, clear) the rate limit of every matching node of the
+    fragments; other nodes in the same fragment keep theirs (``streaming_job.rs:2637-2720``)."""
+    nodes = RATE_LIMIT_NODE[rate_type]
     stored = None if limit < 0 else limit
     catalog = session.meta.catalog
     for f in fragments:
-        if any(flag in f.flags for flag in flags):
-            catalog.update_fragment(f.fragment_id, rate_limit=stored)
-            if rate_type == "BACKFILL_RATE_LIMIT":
-                catalog.update_job(f.job_id, backfill_rate_limit=stored)
+        hit = [RATE_LIMIT_NODE_OF_FLAG[flag] for flag in f.flags
+               if RATE_LIMIT_NODE_OF_FLAG.get(flag) in nodes]
+        if not hit:
+            continue
+        limits = {n: v for n, v in zip(f.rate_limit_nodes, f.rate_limits, strict=True) if n not in hit}
+        if stored is not None:
+            limits.update(dict.fromkeys(hit, stored))
+        order = list(RATE_LIMIT_NODE_OF_FLAG.values())
+        kept = sorted(limits, key=order.index)
+        catalog.update_fragment(f.fragment_id, rate_limit_nodes=kept, rate_limits=[limits[n] for n in kept])
+        if rate_type == "BACKFILL_RATE_LIMIT":
+            catalog.update_job(f.job_id, backfill_rate_limit=stored)
 
 
 class DryRun(Exception):

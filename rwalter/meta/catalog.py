@@ -33,7 +33,7 @@ DEFAULT_DATABASE_ID = 1
 SCHEMA = """
 CREATE SCHEMA IF NOT EXISTS rwmeta;
 CREATE SCHEMA IF NOT EXISTS rw_catalog;
-CREATE TABLE IF NOT EXISTS rwmeta.info (key VARCHAR PRIMARY KEY, value VARCHAR);
+CREATE TABLE IF NOT EXISTS rwmeta.info (key VARCHAR, value VARCHAR);
 CREATE TABLE IF NOT EXISTS rwmeta.databases (
     id INTEGER PRIMARY KEY, name VARCHAR, resource_group VARCHAR, created_at_ms BIGINT);
 CREATE TABLE IF NOT EXISTS rwmeta.workers (
@@ -56,8 +56,8 @@ CREATE TABLE IF NOT EXISTS rwmeta.streaming_jobs (
 CREATE TABLE IF NOT EXISTS rwmeta.fragments (
     fragment_id INTEGER PRIMARY KEY, job_id INTEGER, flags VARCHAR[], distribution VARCHAR,
     vnode_count INTEGER, override_set BOOLEAN, override_fixed INTEGER, scan_type VARCHAR,
-    operators VARCHAR[], state_table_ids INTEGER[], scans INTEGER[], rate_limit INTEGER,
-    rate_limit_node VARCHAR);
+    operators VARCHAR[], state_table_ids INTEGER[], scans INTEGER[], rate_limit_nodes VARCHAR[],
+    rate_limits INTEGER[]);
 CREATE TABLE IF NOT EXISTS rwmeta.fragment_relations (
     source_fragment_id INTEGER, target_fragment_id INTEGER, dispatcher_type VARCHAR,
     dist_key VARCHAR[]);
@@ -117,8 +117,11 @@ class Fragment:
     operators: list[str]
     state_table_ids: list[int]
     scans: list[int]
-    rate_limit: int | None
-    rate_limit_node: str | None
+    # Rate-limited nodes of the fragment and their limits, in parallel: one fragment can hold
+    # several (a sink's StreamScan and Sink), each listed by rw_rate_limit
+    # (src/meta/src/controller/streaming_job.rs:3735-3800).
+    rate_limit_nodes: list[str]
+    rate_limits: list[int]
 
 
 @dataclass
@@ -167,6 +170,11 @@ class Relation:
     owner: int
 
 
+def in_list(ids: Sequence[int]) -> str:
+    """An SQL ``IN`` list of integer ids (cheaper than ``list_contains`` on a parameter)."""
+    return "(" + ",".join(str(int(i)) for i in ids) + ")"
+
+
 def _row(cls: type, names: Sequence[str], row: Sequence[Any]) -> Any:
     values = {n: (list(v) if isinstance(v, tuple) else v) for n, v in zip(names, row, strict=True)}
     for n, v in values.items():
@@ -184,6 +192,8 @@ class MetaCatalog:
         self.conn = conn
         self._depth = 0
         self.dry_run = False
+        # Write-through cache of ``rwmeta.info`` (counters, clock); dropped on rollback.
+        self._info: dict[str, str] | None = None
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -259,6 +269,7 @@ class MetaCatalog:
             yield
         except BaseException:
             self._depth = 0
+            self._info = None
             self.conn.execute("ROLLBACK")
             raise
         self._depth = 0
@@ -275,13 +286,24 @@ class MetaCatalog:
             self.conn.execute("BEGIN TRANSACTION")
 
     # -- info / counters ---------------------------------------------------------------------
+    def _info_map(self) -> dict[str, str]:
+        if self._info is None:
+            self._info = dict(self.conn.execute("SELECT key, value FROM rwmeta.info").fetchall())
+        return self._info
+
     def info(self, key: str) -> str:
-        return self.conn.execute("SELECT value FROM rwmeta.info WHERE key = ?", [key]).fetchone()[0]
+        return self._info_map()[key]
 
     def set_info(self, key: str, value: object) -> None:
-        self.conn.execute(
-            "INSERT OR REPLACE INTO rwmeta.info VALUES (?, ?)", [key, str(value)]
-        )
+        info = self._info_map()
+        text = str(value)
+        if info.get(key) == text:
+            return
+        if key in info:
+            self.conn.execute("UPDATE rwmeta.info SET value = ? WHERE key = ?", [text, key])
+        else:
+            self.conn.execute("INSERT INTO rwmeta.info VALUES (?, ?)", [key, text])
+        info[key] = text
 
     def next_ids(self, counter: str, n: int = 1) -> int:
         """Reserve ``n`` consecutive ids of ``counter`` (object, fragment, actor, worker)."""
@@ -452,13 +474,11 @@ class MetaCatalog:
     def delete_job(self, job_id: int) -> None:
         frag_ids = [f.fragment_id for f in self.fragments_of_job(job_id)]
         if frag_ids:
+            ids = in_list(frag_ids)
+            self.conn.execute(f"DELETE FROM rwmeta.actors WHERE fragment_id IN {ids}")
             self.conn.execute(
-                "DELETE FROM rwmeta.actors WHERE list_contains(?, fragment_id)", [frag_ids]
-            )
-            self.conn.execute(
-                "DELETE FROM rwmeta.fragment_relations WHERE list_contains(?, source_fragment_id) "
-                "OR list_contains(?, target_fragment_id)",
-                [frag_ids, frag_ids],
+                f"DELETE FROM rwmeta.fragment_relations WHERE source_fragment_id IN {ids} "
+                f"OR target_fragment_id IN {ids}"
             )
         self.conn.execute("DELETE FROM rwmeta.fragments WHERE job_id = ?", [job_id])
         self.conn.execute("DELETE FROM rwmeta.streaming_jobs WHERE job_id = ?", [job_id])
@@ -475,8 +495,7 @@ class MetaCatalog:
         if not ids:
             return []
         return self._select(
-            Fragment, "fragments", "WHERE list_contains(?, fragment_id) ORDER BY fragment_id",
-            [list(ids)],
+            Fragment, "fragments", f"WHERE fragment_id IN {in_list(ids)} ORDER BY fragment_id"
         )
 
     def insert_fragment(self, f: Fragment) -> None:
@@ -484,7 +503,7 @@ class MetaCatalog:
             "INSERT INTO rwmeta.fragments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [f.fragment_id, f.job_id, f.flags, f.distribution, f.vnode_count, f.override_set,
              f.override_fixed, f.scan_type, f.operators, f.state_table_ids, f.scans,
-             f.rate_limit, f.rate_limit_node],
+             f.rate_limit_nodes, f.rate_limits],
         )
 
     def update_fragment(self, fragment_id: int, **fields: object) -> None:
@@ -505,14 +524,13 @@ class MetaCatalog:
         """Every relation row with either end in ``fragment_ids``: (source, target, dispatcher)."""
         if not fragment_ids:
             return []
-        ids = list(fragment_ids)
+        ids = in_list(fragment_ids)
         return [
             tuple(r)
             for r in self.conn.execute(
                 "SELECT source_fragment_id, target_fragment_id, dispatcher_type "
-                "FROM rwmeta.fragment_relations WHERE list_contains(?, source_fragment_id) "
-                "OR list_contains(?, target_fragment_id)",
-                [ids, ids],
+                f"FROM rwmeta.fragment_relations WHERE source_fragment_id IN {ids} "
+                f"OR target_fragment_id IN {ids}"
             ).fetchall()
         ]
 
@@ -524,19 +542,23 @@ class MetaCatalog:
         if not fragment_ids:
             return []
         return self._select(
-            Actor, "actors", "WHERE list_contains(?, fragment_id) ORDER BY actor_id",
-            [list(fragment_ids)],
+            Actor, "actors", f"WHERE fragment_id IN {in_list(fragment_ids)} ORDER BY actor_id"
         )
 
     def replace_actors(self, fragment_ids: Sequence[int], actors: Sequence[Actor]) -> None:
         if fragment_ids:
-            self.conn.execute(
-                "DELETE FROM rwmeta.actors WHERE list_contains(?, fragment_id)", [list(fragment_ids)]
-            )
+            self.conn.execute(f"DELETE FROM rwmeta.actors WHERE fragment_id IN {in_list(fragment_ids)}")
         if actors:
-            self.conn.executemany(
-                "INSERT INTO rwmeta.actors VALUES (?, ?, ?, ?, ?)",
-                [[a.actor_id, a.fragment_id, a.worker_id, a.vnodes, a.splits] for a in actors],
+            self.conn.execute(
+                "INSERT INTO rwmeta.actors SELECT unnest(?::INTEGER[]), unnest(?::INTEGER[]), "
+                "unnest(?::INTEGER[]), unnest(?::INTEGER[][]), unnest(?::VARCHAR[][])",
+                [
+                    [a.actor_id for a in actors],
+                    [a.fragment_id for a in actors],
+                    [a.worker_id for a in actors],
+                    [a.vnodes for a in actors],
+                    [a.splits for a in actors],
+                ],
             )
 
     # -- users' data -------------------------------------------------------------------------

@@ -392,15 +392,18 @@ FROM rwmeta.fragments f
 JOIN rwmeta.streaming_jobs j ON j.job_id = f.job_id
 WHERE j.status IN ('INITIAL', 'CREATING') AND {_BACKFILL_KIND} IS NOT NULL
 ORDER BY f.fragment_id""",
+    # One row per rate-limited node; DML nodes are not listed (streaming_job.rs:3757-3790).
     "rw_rate_limit": """
-SELECT f.fragment_id,
-    coalesce(f.flags, CAST([] AS VARCHAR[])) AS fragment_type,
-    f.rate_limit_node AS node_name,
-    f.job_id AS table_id,
-    f.rate_limit
-FROM rwmeta.fragments f
-WHERE f.rate_limit IS NOT NULL AND f.rate_limit_node IS NOT NULL
-ORDER BY f.fragment_id""",
+SELECT fragment_id, fragment_type, node_name, table_id, rate_limit
+FROM (SELECT f.fragment_id,
+        coalesce(f.flags, CAST([] AS VARCHAR[])) AS fragment_type,
+        unnest(f.rate_limit_nodes) AS node_name,
+        f.job_id AS table_id,
+        unnest(f.rate_limits) AS rate_limit,
+        generate_subscripts(f.rate_limit_nodes, 1) AS pos
+    FROM rwmeta.fragments f)
+WHERE node_name <> 'DML'
+ORDER BY fragment_id, pos""",
     "rw_databases": """
 SELECT d.id,
     d.name,

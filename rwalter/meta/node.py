@@ -176,7 +176,7 @@ class MetaNode:
             extra = max(0, f.state_tables - len(own))
             state_ids = own + list(range(state_next, state_next + extra))
             state_next += extra
-            node = _rate_limit_node(f.flags)
+            limited = [n for n in _rate_limit_nodes(f.flags) if n in spec.rate_limits]
             c.insert_fragment(
                 Fragment(
                     fragment_id=frag_base + f.local_id,
@@ -190,8 +190,8 @@ class MetaNode:
                     operators=list(f.operators),
                     state_table_ids=state_ids,
                     scans=list(f.scans),
-                    rate_limit=spec.rate_limits.get(node) if node else None,
-                    rate_limit_node=node,
+                    rate_limit_nodes=limited,
+                    rate_limits=[spec.rate_limits[n] for n in limited],
                 )
             )
         for e in graph.edges:
@@ -269,12 +269,23 @@ class MetaNode:
         self.barrier.trigger_parallelism_control()
 
 
-def _rate_limit_node(flags: list[str]) -> str | None:
-    """The node ``rw_rate_limit`` names for a fragment (``rw_rate_limit.rs:23-45``)."""
-    for flag, node in (("SINK", "SINK"), ("STREAM_SCAN", "STREAM_SCAN"), ("SOURCE_SCAN", "SOURCE_BACKFILL"), ("SOURCE", "SOURCE"), ("DML", "DML")):
-        if flag in flags:
-            return node
-    return None
+# Fragment flag -> name of the rate-limited node it marks (``rw_rate_limit.rs:23-45``, node names
+# from ``src/meta/src/controller/streaming_job.rs:3757-3790``; DML is throttled by
+# ``ALTER TABLE ... SET DML_RATE_LIMIT`` but not listed there).
+RATE_LIMIT_NODE_OF_FLAG = {
+    "SOURCE": "SOURCE",
+    "FS_FETCH": "FS_FETCH",
+    "SOURCE_SCAN": "SOURCE_BACKFILL",
+    "STREAM_SCAN": "STREAM_SCAN",
+    "STREAM_CDC_SCAN": "STREAM_CDC_SCAN",
+    "SINK": "SINK",
+    "DML": "DML",
+}
+
+
+def _rate_limit_nodes(flags: list[str]) -> list[str]:
+    """The rate-limited nodes of a fragment with these flags, in ``RATE_LIMIT_NODE_OF_FLAG`` order."""
+    return [node for flag, node in RATE_LIMIT_NODE_OF_FLAG.items() if flag in flags]
 
 
 __all__ = ["CATALOG_EXISTS", "INVALID_PARAMETER", "JobSpec", "MetaNode"]

@@ -96,8 +96,8 @@ def fragment(fragment_id: int, job_id: int, flags: list[str], **kw: Any) -> Frag
         operators=[],
         state_table_ids=[],
         scans=[],
-        rate_limit=None,
-        rate_limit_node=None,
+        rate_limit_nodes=[],
+        rate_limits=[],
     )
     fields.update(kw)
     return Fragment(**fields)
@@ -192,8 +192,8 @@ def store(catalog: MetaCatalog) -> MetaCatalog:
             override_fixed=5,
             state_table_ids=[18, 19],
             scans=[6],
-            rate_limit=10,
-            rate_limit_node="STREAM_SCAN",
+            rate_limit_nodes=["STREAM_SCAN"],
+            rate_limits=[10],
         ),
         fragment(6, 10, ["MVIEW", "STREAM_SCAN"], state_table_ids=[20], scans=[6]),
         fragment(
@@ -203,8 +203,8 @@ def store(catalog: MetaCatalog) -> MetaCatalog:
             override_set=True,
             state_table_ids=[21],
             scans=[6],
-            rate_limit=100,
-            rate_limit_node="SINK",
+            rate_limit_nodes=["SINK"],
+            rate_limits=[100],
         ),
         fragment(8, 13, ["SOURCE"]),
         fragment(9, 8, ["MVIEW"]),

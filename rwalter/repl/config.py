@@ -1,0 +1,125 @@
+"""The REPL's configuration file and state paths.
+
+Why it exists: pgcli and litecli ship a commented default config inside the package and read the
+user's file from the XDG config directory (``config.py``: ``config_location()``,
+``write_default_config``); harlequin uses TOML. rwalter does both: the template
+``config_template.toml`` is shipped as package data, ``rwalter --init-config`` writes it to
+``$XDG_CONFIG_HOME/rwalter/config.toml``, and it is read with ``tomllib``. History goes to
+``$XDG_STATE_HOME/rwalter/history`` (state, not config: the XDG rule pgcli predates).
+
+A broken file never stops the REPL: unknown keys are ignored and a value of the wrong type
+falls back to the default, with one warning line.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Config", "config_path", "history_path", "load_config", "template", "write_template"]
+
+
+@dataclass
+class Config:
+    """The settings the REPL understands (see config_template.toml for their meaning)."""
+
+    format: str | None = None
+    cluster: str | None = None
+    clock: str | None = None
+    timing: bool = False
+    expanded: str = "off"
+    editor: str | None = None
+    key_bindings: str = "emacs"
+    auto_suggest: bool = True
+    complete_while_typing: bool = True
+    syntax_style: str = "default"
+    toolbar: bool = True
+    refresh_interval: float = 1.0
+    colors: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+# (section, key) -> (attribute, accepted values or type)
+_KEYS: dict[tuple[str, str], tuple[str, Any]] = {
+    ("main", "format"): ("format", ("table", "expanded", "csv", "json", "jsonl", "markdown")),
+    ("main", "cluster"): ("cluster", str),
+    ("main", "clock"): ("clock", ("manual", "realtime")),
+    ("main", "timing"): ("timing", bool),
+    ("main", "expanded"): ("expanded", ("off", "on", "auto")),
+    ("main", "editor"): ("editor", str),
+    ("editing", "key_bindings"): ("key_bindings", ("emacs", "vi")),
+    ("editing", "auto_suggest"): ("auto_suggest", bool),
+    ("editing", "complete_while_typing"): ("complete_while_typing", bool),
+    ("display", "syntax_style"): ("syntax_style", str),
+    ("display", "toolbar"): ("toolbar", bool),
+    ("display", "refresh_interval"): ("refresh_interval", (int, float)),
+}
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    value = os.environ.get(var)
+    if value and os.path.isabs(value):
+        return Path(value)
+    return Path.home() / fallback
+
+
+def config_path() -> Path:
+    return _xdg("XDG_CONFIG_HOME", ".config") / "rwalter" / "config.toml"
+
+
+def history_path() -> Path:
+    return _xdg("XDG_STATE_HOME", ".local/state") / "rwalter" / "history"
+
+
+def template() -> str:
+    return resources.files("rwalter.repl").joinpath("config_template.toml").read_text("utf-8")
+
+
+def write_template(path: Path | None = None, *, force: bool = False) -> Path:
+    """Write the commented template (``rwalter --init-config``); never overwrites unless forced."""
+    target = path or config_path()
+    if target.exists() and not force:
+        raise FileExistsError(f"{target} exists; not overwritten")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(template(), encoding="utf-8")
+    return target
+
+
+def _accepts(value: Any, spec: Any) -> bool:
+    if isinstance(spec, tuple) and spec and isinstance(spec[0], str):
+        return value in spec
+    if spec is bool:
+        return isinstance(value, bool)
+    return isinstance(value, spec) and not isinstance(value, bool)
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The user's settings over the defaults; problems become ``Config.warnings``."""
+    cfg = Config()
+    target = path or config_path()
+    try:
+        with open(target, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        return cfg
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        cfg.warnings.append(f"{target}: {exc}; using the defaults")
+        return cfg
+    for (section, key), (attr, spec) in _KEYS.items():
+        value = data.get(section, {}).get(key) if isinstance(data.get(section), dict) else None
+        if value is None:
+            continue
+        if _accepts(value, spec):
+            setattr(cfg, attr, value)
+        else:
+            cfg.warnings.append(f"{target}: [{section}] {key} = {value!r} ignored")
+    colors = (
+        data.get("display", {}).get("colors") if isinstance(data.get("display"), dict) else None
+    )
+    if isinstance(colors, dict):
+        cfg.colors = {str(k): str(v) for k, v in colors.items()}
+    return cfg
