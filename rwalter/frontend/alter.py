@@ -13,6 +13,7 @@ from __future__ import annotations
 from rwalter.errors import MetaError, RwError, from_meta, invalid_input, not_implemented
 from rwalter.frontend import values
 from rwalter.frontend.binder import object_name, resolve_job_for_alter, statement_type
+from rwalter.frontend.hints import add_hints
 from rwalter.meta.node import RATE_LIMIT_NODE_OF_FLAG
 from rwalter.result import Result
 from rwalter.sql import ast
@@ -48,7 +49,8 @@ def handle_alter_parallelism(session, node: ast.AlterParallelism) -> Result:
             policy = values.job_parallelism_policy(value)
             plan = streams.reschedule_streaming_job(rel.id, policy, deferred)
     except MetaError as err:
-        raise from_meta(err, RPC_BACKFILL if backfill else RPC_PARALLELISM) from None
+        rw = from_meta(err, RPC_BACKFILL if backfill else RPC_PARALLELISM)
+        raise add_hints(session, rw, rel.id) from None
     return _finish(statement_type(kind), plan, deferred)
 
 
@@ -75,9 +77,13 @@ def handle_alter_resource_group(session, node: ast.AlterResourceGroup) -> Result
         session.meta.catalog.set_database_resource_group(db[0], group or "default")
         return _finish("ALTER_DATABASE", None, deferred)
     rel = resolve_job_for_alter(session, kind, node.this, "resource group")
-    plan = session.meta.streams.reschedule_streaming_job(
-        rel.id, None, deferred, resource_group=(group,)
-    )
+    try:
+        plan = session.meta.streams.reschedule_streaming_job(
+            rel.id, None, deferred, resource_group=(group,)
+        )
+    except MetaError as err:
+        rw = from_meta(err, "/ddl_service.DdlService/AlterResourceGroup")
+        raise add_hints(session, rw, rel.id) from None
     return _finish(statement_type(kind), plan, deferred)
 
 
@@ -122,10 +128,18 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     rel = catalog.relation_by_name(name)
     if kind == ast.VIEW:
         raise not_implemented("ALTER VIEW SET BACKFILL RATE LIMIT")
-    if kind == ast.MATERIALIZED_VIEW and (rel is None or rel.kind != "materialized view"):
+    if kind in (ast.MATERIALIZED_VIEW, ast.TABLE) and (
+        rel is None or rel.kind not in ("table", "materialized view", "index")
+    ):
+        # Both look the name up among tables/MVs/indexes first
+        # (alter_streaming_rate_limit.rs:36,65; root_catalog.rs:703-716).
+        from rwalter.errors import catalog_error
+
+        raise catalog_error(f"table not found: {name}")
+    if kind == ast.MATERIALIZED_VIEW and rel.kind != "materialized view":
         raise invalid_input(f'"{name}" is not a materialized view')
     if kind == ast.TABLE:
-        if rel is None or rel.kind != "table":
+        if rel.kind != "table":
             raise invalid_input(f'"{name}" is not a TABLE')
         if rate_type == "SOURCE_RATE_LIMIT" and not rel.connector:
             from rwalter.errors import frontend_error

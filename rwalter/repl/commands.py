@@ -260,7 +260,7 @@ def describe(host: Host, name: str, kinds: tuple[str, ...]) -> list[Result]:
     results: list[Result] = []
     cols = _query(
         host,
-        "SELECT column_name, data_type FROM information_schema.columns "
+        "SELECT column_name, lower(data_type) FROM information_schema.columns "
         f"WHERE table_schema = 'main' AND table_name = {_sql_str(bare)} ORDER BY ordinal_position",
     )
     cols.columns = ["Column", "Type"]

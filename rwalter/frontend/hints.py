@@ -1,0 +1,123 @@
+"""rwalter's advice under an error: why it happened in terms of this session's objects, and the
+first way out as a statement to run.
+
+RisingWave's own text is never changed (design.md rule 6); these lines go to ``RwError.hints``,
+which the output layer shows apart (a dim ``hint:`` block on a terminal). One function per error
+code, looked up in :data:`HINTS`; the full explanation is ``\\explain`` / ``rwalter explain CODE``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rwalter.errors import (
+    BACKFILL_UNRESCHEDULABLE,
+    BARRIER_REJECTED,
+    BLOCKED_BY_CREATING,
+    MAX_PARALLELISM,
+    RwError,
+)
+
+# Relation kind → the words of its ALTER / WAIT statements.
+KIND_SQL = {
+    "table": "TABLE",
+    "materialized view": "MATERIALIZED VIEW",
+    "sink": "SINK",
+    "index": "INDEX",
+    "source": "SOURCE",
+}
+
+
+def _describe(session, job_id: int) -> str:
+    """``materialized view mv (job 7, CREATING, SNAPSHOT_BACKFILL, Snapshot [12.00% (...)])``."""
+    catalog = session.meta.catalog
+    rel = catalog.relation(job_id)
+    job = catalog.job(job_id)
+    if rel is None or job is None:
+        return f"job {job_id}"
+    parts = [f"job {job_id}", job.status]
+    if job.backfill_type:
+        parts.append(f"{job.backfill_type} scan")
+    if job.status != "CREATED":
+        row = catalog.conn.execute(
+            "SELECT progress FROM rw_catalog.rw_ddl_progress WHERE ddl_id = ?", [job_id]
+        ).fetchone()
+        if row:
+            parts.append(f"progress {row[0]}")
+    return f"{rel.kind} {rel.name} ({', '.join(parts)})"
+
+
+def _wait_for(session, job_id: int) -> str:
+    rel = session.meta.catalog.relation(job_id)
+    if rel is None or rel.kind not in ("table", "materialized view", "sink", "index"):
+        return "WAIT;"
+    return f"WAIT {KIND_SQL[rel.kind]} {rel.name};"
+
+
+def _blockers(session, job_id: int) -> list[int]:
+    """The creating unreschedulable jobs whose closure contains ``job_id``."""
+    streams = session.meta.streams
+    return [
+        j
+        for j in session.meta.catalog.creating_job_ids()
+        if job_id in streams.collect_reschedule_blocked_jobs_for_creating_jobs([j], is_online=True)
+    ]
+
+
+def backfill_unreschedulable(session, job_id: int, statement: str) -> list[str]:
+    return [
+        f"{_describe(session, job_id)} is still backfilling; snapshot backfill runs outside "
+        "the online barrier graph, so its actors cannot be rebuilt online.",
+        f"way out: {_wait_for(session, job_id)} then run the ALTER again, or add DEFERRED: "
+        f"{statement.rstrip(';')} DEFERRED;",
+    ]
+
+
+def blocked_by_creating(session, job_id: int, statement: str) -> list[str]:
+    blockers = [b for b in _blockers(session, job_id) if b != job_id] or _blockers(session, job_id)
+    names = "; ".join(_describe(session, b) for b in blockers) or "a creating snapshot-backfill job"
+    first = blockers[0] if blockers else None
+    wait = _wait_for(session, first) if first is not None else "WAIT;"
+    return [
+        f"blocked by {names}.",
+        f"way out: {wait} then run the ALTER again, or add DEFERRED: "
+        f"{statement.rstrip(';')} DEFERRED;",
+    ]
+
+
+def barrier_rejected(session, job_id: int, statement: str) -> list[str]:
+    return [
+        "the new value was already persisted (see rw_streaming_jobs); the actors stay as they were "
+        "until the job is re-rendered.",
+        "way out: WAIT; then RECOVER; (or let automatic parallelism control apply it).",
+    ]
+
+
+def max_parallelism(session, job_id: int, statement: str) -> list[str]:
+    job = session.meta.catalog.job(job_id)
+    limit = job.max_parallelism if job else "its max parallelism"
+    return [
+        f"{_describe(session, job_id)} was created with max parallelism {limit}, fixed for its "
+        "lifetime; adaptive values are capped instead of rejected.",
+        f"way out: SET streaming_max_parallelism = <n>; then recreate the job, or use "
+        f"{statement.split(' SET ')[0]} SET PARALLELISM = adaptive;",
+    ]
+
+
+HINTS: dict[str, Callable[..., list[str]]] = {
+    BACKFILL_UNRESCHEDULABLE: backfill_unreschedulable,
+    BLOCKED_BY_CREATING: blocked_by_creating,
+    BARRIER_REJECTED: barrier_rejected,
+    MAX_PARALLELISM: max_parallelism,
+}
+
+
+def add_hints(session, err: RwError, job_id: int) -> RwError:
+    """Attach rwalter's advice to ``err`` (in place) when its code has some."""
+    build = HINTS.get(err.code)
+    if build is not None:
+        try:
+            err.hints = build(session, job_id, session.current_sql)
+        except Exception:  # advice must never hide the error itself
+            err.hints = []
+    return err
