@@ -33,6 +33,7 @@ ALTER MATERIALIZED VIEW mv SET PARALLELISM = 3 DEFERRED;
 SELECT name, status, parallelism FROM rw_streaming_jobs;
 
 -- When the backfill finishes, the meta node reschedules the job to its normal target (3 actors).
+-- (Lifting the rate limit first, for this job and for the session, just makes the backfill quick.)
 SET backfill_rate_limit = DEFAULT;
 ALTER MATERIALIZED VIEW mv SET BACKFILL_RATE_LIMIT = DEFAULT;
 WAIT;

@@ -35,6 +35,7 @@ SELECT name, status, parallelism FROM rw_streaming_jobs WHERE name = 'm1';
 SELECT table_id, parallelism FROM rw_fragments WHERE table_id = 7;
 
 -- Queue instead: wait for the backfill (or use DEFERRED, example 03), check again, then ALTER.
+-- (Lifting the rate limit first just makes the backfill quick.)
 SET backfill_rate_limit = DEFAULT;
 ALTER MATERIALIZED VIEW mv SET BACKFILL_RATE_LIMIT = DEFAULT;
 WAIT;

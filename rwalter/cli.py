@@ -183,6 +183,14 @@ def _ordered_inputs(
     callback=_parse_meta,
     help="A meta-node setting, e.g. disable_automatic_parallelism_control=true (repeatable).",
 )
+@click.option(
+    "--init-config",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=lambda ctx, _param, value: _init_config(ctx) if value else None,
+    help="Write the commented REPL config template (~/.config/rwalter/config.toml) and exit.",
+)
 @click.version_option(
     __version__,
     "-V",
@@ -295,6 +303,16 @@ def _call_supported(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         return fn(*args, **kwargs)
     return fn(*args, **{k: v for k, v in kwargs.items() if k in params})
+
+
+def _init_config(ctx: click.Context) -> None:
+    from rwalter.repl import init_config
+
+    try:
+        click.echo(f"wrote {init_config()}")
+    except OSError as exc:
+        raise UsageFailure(str(exc)) from None
+    ctx.exit(EXIT_OK)
 
 
 def _run_repl(opts: Options) -> int:

@@ -131,13 +131,30 @@ class MetaError(Exception):
         self.code = code
 
 
+# tonic ``Code`` descriptions of the statuses meta errors map to (``src/meta/src/error.rs:201-216``).
+GRPC_STATUS = {
+    "internal": "Internal error",
+    "unavailable": "The service is currently unavailable",
+    "not_found": "Some requested entity was not found",
+}
+
+
 def from_meta(err: MetaError, rpc: str) -> RwError:
     """What the frontend shows when meta RPC ``rpc`` (e.g. ``/ddl_service.DdlService/AlterParallelism``) fails."""
     if err.kind == "invalid_parameter":
         return RwError([f"Invalid parameter value: {err.message}"], err.code)
-    if err.kind == "not_found":
-        return RwError(["Catalog error", err.message], err.code)
-    status = {"internal": "Internal error", "unavailable": "Service unavailable"}[err.kind]
+    status = GRPC_STATUS[err.kind]
+    if (
+        err.kind == "not_found"
+    ):  # ``ErrorCode::CatalogError(status)``, src/frontend/src/error.rs:220
+        return RwError(
+            [
+                "Catalog error",
+                f"gRPC request to meta service (call `{rpc}`) failed: {status}",
+                err.message,
+            ],
+            err.code,
+        )
     return RwError(
         [f"gRPC request to meta service (call `{rpc}`) failed: {status}", err.message], err.code
     )

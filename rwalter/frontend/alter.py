@@ -10,7 +10,14 @@ The command tag is the statement type (``ALTER_MATERIALIZED_VIEW`` ...; ``SET_VA
 
 from __future__ import annotations
 
-from rwalter.errors import MetaError, RwError, from_meta, invalid_input, not_implemented
+from rwalter.errors import (
+    CATALOG_NOT_FOUND,
+    MetaError,
+    RwError,
+    from_meta,
+    invalid_input,
+    not_implemented,
+)
 from rwalter.frontend import values
 from rwalter.frontend.binder import object_name, resolve_job_for_alter, statement_type
 from rwalter.frontend.hints import add_hints
@@ -118,7 +125,7 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
             raise invalid_input("ALTER FRAGMENT ... SET rate limit supports exactly one fragment id")
         frag = catalog.fragment(ids[0])
         if frag is None:
-            raise MetaError("not_found", f"fragment id not found: {ids[0]}")
+            raise MetaError("not_found", f"fragment id not found: {ids[0]}", CATALOG_NOT_FOUND)
         _throttle(session, [frag], rate_type, limit)
         return Result(tag="SET_VARIABLE")
     target = "MATERIALIZED VIEW" if kind == ast.VIEW else kind

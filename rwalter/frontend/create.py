@@ -325,8 +325,10 @@ def handle_create_view(session, node: ast.CreateView) -> Result:
         return Result(tag="CREATE_VIEW", notices=done.notices)
     query = node.args["query"]
     catalog = session.meta.catalog
+    sql = transpile_query(query)
+    catalog.ensure_views(sql)
     try:
-        catalog.conn.execute(f"CREATE VIEW main.{q(name)} AS {transpile_query(query)}")
+        catalog.conn.execute(f"CREATE VIEW main.{q(name)} AS {sql}")
     except Exception as exc:  # duckdb binder errors: an unknown relation or column
         from rwalter.frontend.query import duck_error
 

@@ -79,6 +79,7 @@ def duck_error(exc: Exception) -> RwError:
 
 def run_duck(session, sql: str) -> Result:
     """Run DuckDB SQL and shape the rows as psql text."""
+    session.meta.catalog.ensure_views(sql)
     try:
         cur = session.meta.catalog.conn.execute(sql)
         rows = cur.fetchall()

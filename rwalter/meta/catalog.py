@@ -178,9 +178,19 @@ def in_list(ids: Sequence[int]) -> str:
 def _row(cls: type, names: Sequence[str], row: Sequence[Any]) -> Any:
     values = {n: (list(v) if isinstance(v, tuple) else v) for n, v in zip(names, row, strict=True)}
     for n, v in values.items():
-        if v is None and n in ("flags", "operators", "state_table_ids", "scans", "splits",
-                               "vnodes", "columns", "column_types", "dist_key", "stream_key",
-                               "depends_on"):
+        if v is None and n in (
+            "flags",
+            "operators",
+            "state_table_ids",
+            "scans",
+            "splits",
+            "vnodes",
+            "columns",
+            "column_types",
+            "dist_key",
+            "stream_key",
+            "depends_on",
+        ):
             values[n] = []
     return cls(**values)
 
@@ -194,6 +204,20 @@ class MetaCatalog:
         self.dry_run = False
         # Write-through cache of ``rwmeta.info`` (counters, clock); dropped on rollback.
         self._info: dict[str, str] | None = None
+        # rw_catalog views bound on this connection so far (installed lazily, on first use).
+        self.views_installed: set[str] = set()
+
+    def ensure_views(self, sql_or_names: str | Sequence[str]) -> None:
+        """Install the rw_catalog views a statement reads before it runs."""
+        from rwalter.meta import catalog_views
+
+        names = (
+            catalog_views.referenced_views(sql_or_names)
+            if isinstance(sql_or_names, str)
+            else list(sql_or_names)
+        )
+        if names:
+            catalog_views.ensure(self.conn, self.views_installed, names)
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
@@ -270,6 +294,7 @@ class MetaCatalog:
         except BaseException:
             self._depth = 0
             self._info = None
+            self.views_installed = set()  # views bound in this transaction are gone too
             self.conn.execute("ROLLBACK")
             raise
         self._depth = 0
@@ -354,13 +379,25 @@ class MetaCatalog:
     def insert_worker(self, w: Worker) -> None:
         self.conn.execute(
             "INSERT INTO rwmeta.workers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [w.id, w.host, w.port, w.type, w.state, w.parallelism, w.resource_group,
-             w.is_streaming, w.is_serving, w.started_at_ms],
+            [
+                w.id,
+                w.host,
+                w.port,
+                w.type,
+                w.state,
+                w.parallelism,
+                w.resource_group,
+                w.is_streaming,
+                w.is_serving,
+                w.started_at_ms,
+            ],
         )
 
     def update_worker(self, worker_id: int, **fields: object) -> None:
         sets = ", ".join(f"{k} = ?" for k in fields)
-        self.conn.execute(f"UPDATE rwmeta.workers SET {sets} WHERE id = ?", [*fields.values(), worker_id])
+        self.conn.execute(
+            f"UPDATE rwmeta.workers SET {sets} WHERE id = ?", [*fields.values(), worker_id]
+        )
 
     def live_compute_slots(self) -> dict[int, tuple[int, str]]:
         """Live streaming compute nodes: id → (slots, resource group)."""
@@ -401,7 +438,9 @@ class MetaCatalog:
         self.conn.execute("DELETE FROM rwmeta.databases WHERE id = ?", [database_id])
 
     # -- relations -------------------------------------------------------------------------
-    def relation_by_name(self, name: str, database_id: int = DEFAULT_DATABASE_ID) -> Relation | None:
+    def relation_by_name(
+        self, name: str, database_id: int = DEFAULT_DATABASE_ID
+    ) -> Relation | None:
         rows = self._select(
             Relation, "relations", "WHERE name = ? AND database_id = ?", [name, database_id]
         )
@@ -419,14 +458,33 @@ class MetaCatalog:
     def insert_relation(self, r: Relation) -> None:
         self.conn.execute(
             "INSERT INTO rwmeta.relations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [r.id, r.name, r.kind, r.database_id, r.schema_name, r.definition, r.columns,
-             r.column_types, r.dist_key, r.stream_key, r.append_only, r.connector, r.is_shared,
-             r.target_id, r.depends_on, r.background, r.initialized_at_ms, r.created_at_ms,
-             r.owner],
+            [
+                r.id,
+                r.name,
+                r.kind,
+                r.database_id,
+                r.schema_name,
+                r.definition,
+                r.columns,
+                r.column_types,
+                r.dist_key,
+                r.stream_key,
+                r.append_only,
+                r.connector,
+                r.is_shared,
+                r.target_id,
+                r.depends_on,
+                r.background,
+                r.initialized_at_ms,
+                r.created_at_ms,
+                r.owner,
+            ],
         )
 
     def set_relation_created(self, rel_id: int, at_ms: int) -> None:
-        self.conn.execute("UPDATE rwmeta.relations SET created_at_ms = ? WHERE id = ?", [at_ms, rel_id])
+        self.conn.execute(
+            "UPDATE rwmeta.relations SET created_at_ms = ? WHERE id = ?", [at_ms, rel_id]
+        )
 
     def dependents(self, rel_id: int) -> list[Relation]:
         """Relations that read ``rel_id`` (sinks into it and indexes on it included)."""
@@ -451,10 +509,26 @@ class MetaCatalog:
     def insert_job(self, j: Job) -> None:
         self.conn.execute(
             "INSERT INTO rwmeta.streaming_jobs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [j.job_id, j.kind, j.database_id, j.status, j.create_type, j.fixed_parallelism,
-             j.strategy, j.backfill_set, j.backfill_fixed, j.backfill_strategy,
-             j.max_parallelism, j.specific_resource_group, j.definition, j.backfill_type,
-             j.rows_total, j.rows_consumed, j.backfill_rate_limit, j.initialized_at_ms],
+            [
+                j.job_id,
+                j.kind,
+                j.database_id,
+                j.status,
+                j.create_type,
+                j.fixed_parallelism,
+                j.strategy,
+                j.backfill_set,
+                j.backfill_fixed,
+                j.backfill_strategy,
+                j.max_parallelism,
+                j.specific_resource_group,
+                j.definition,
+                j.backfill_type,
+                j.rows_total,
+                j.rows_consumed,
+                j.backfill_rate_limit,
+                j.initialized_at_ms,
+            ],
         )
 
     def update_job(self, job_id: int, **fields: object) -> None:
@@ -489,7 +563,9 @@ class MetaCatalog:
         return rows[0] if rows else None
 
     def fragments_of_job(self, job_id: int) -> list[Fragment]:
-        return self._select(Fragment, "fragments", "WHERE job_id = ? ORDER BY fragment_id", [job_id])
+        return self._select(
+            Fragment, "fragments", "WHERE job_id = ? ORDER BY fragment_id", [job_id]
+        )
 
     def fragments_by_ids(self, ids: Sequence[int]) -> list[Fragment]:
         if not ids:
@@ -501,9 +577,21 @@ class MetaCatalog:
     def insert_fragment(self, f: Fragment) -> None:
         self.conn.execute(
             "INSERT INTO rwmeta.fragments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [f.fragment_id, f.job_id, f.flags, f.distribution, f.vnode_count, f.override_set,
-             f.override_fixed, f.scan_type, f.operators, f.state_table_ids, f.scans,
-             f.rate_limit_nodes, f.rate_limits],
+            [
+                f.fragment_id,
+                f.job_id,
+                f.flags,
+                f.distribution,
+                f.vnode_count,
+                f.override_set,
+                f.override_fixed,
+                f.scan_type,
+                f.operators,
+                f.state_table_ids,
+                f.scans,
+                f.rate_limit_nodes,
+                f.rate_limits,
+            ],
         )
 
     def update_fragment(self, fragment_id: int, **fields: object) -> None:
@@ -514,7 +602,9 @@ class MetaCatalog:
         )
 
     # -- fragment relations ------------------------------------------------------------------
-    def insert_relation_edge(self, src: int, dst: int, dispatcher: str, dist_key: Sequence[str]) -> None:
+    def insert_relation_edge(
+        self, src: int, dst: int, dispatcher: str, dist_key: Sequence[str]
+    ) -> None:
         self.conn.execute(
             "INSERT INTO rwmeta.fragment_relations VALUES (?, ?, ?, ?)",
             [src, dst, dispatcher, list(dist_key)],
@@ -547,7 +637,9 @@ class MetaCatalog:
 
     def replace_actors(self, fragment_ids: Sequence[int], actors: Sequence[Actor]) -> None:
         if fragment_ids:
-            self.conn.execute(f"DELETE FROM rwmeta.actors WHERE fragment_id IN {in_list(fragment_ids)}")
+            self.conn.execute(
+                f"DELETE FROM rwmeta.actors WHERE fragment_id IN {in_list(fragment_ids)}"
+            )
         if actors:
             self.conn.execute(
                 "INSERT INTO rwmeta.actors SELECT unnest(?::INTEGER[]), unnest(?::INTEGER[]), "
@@ -569,4 +661,6 @@ class MetaCatalog:
             return 0
 
     def dump(self, table: str) -> str:  # pragma: no cover - debugging aid
-        return json.dumps(self.conn.execute(f"SELECT * FROM rwmeta.{table}").fetchall(), default=str)
+        return json.dumps(
+            self.conn.execute(f"SELECT * FROM rwmeta.{table}").fetchall(), default=str
+        )

@@ -35,6 +35,10 @@ Times are simulated: ``2026-01-01 00:00:00+00:00`` plus the store's milliseconds
 
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Iterable
+
 import duckdb
 
 BASE_EPOCH_MS = 1_767_225_600_000  # 2026-01-01 00:00:00 UTC
@@ -433,12 +437,57 @@ show_jobs_sql = (
 
 
 def install(conn: duckdb.DuckDBPyConnection) -> None:
-    """Create (or replace) the ``rw_catalog`` macros and views on ``conn``."""
-    conn.execute("CREATE SCHEMA IF NOT EXISTS rw_catalog")
-    for name, (params, body) in MACROS.items():
-        conn.execute(f"CREATE OR REPLACE MACRO rw_catalog.{name}({params}) AS {body}")
-    for name, select in VIEWS.items():
-        conn.execute(f"CREATE OR REPLACE VIEW rw_catalog.{name} AS {select}")
+    """Create (or replace) every ``rw_catalog`` macro and view on ``conn``."""
+    ensure(conn, set(), VIEWS)
 
 
-__all__ = ["MACROS", "VIEWS", "install", "show_jobs_sql"]
+@functools.lru_cache(maxsize=1)
+def _dependencies() -> dict[str, tuple[str, ...]]:
+    """View → the other views its SQL reads (install order)."""
+    return {
+        name: tuple(v for v in VIEWS if v != name and re.search(rf"\b{v}\b", sql))
+        for name, sql in VIEWS.items()
+    }
+
+
+def referenced_views(sql: str) -> list[str]:
+    """The catalog views a statement's text mentions (cheap: a scan for ``rw_`` names)."""
+    if "rw_" not in sql.lower():
+        return []
+    low = sql.lower()
+    return [v for v in VIEWS if v in low]
+
+
+def ensure(conn: duckdb.DuckDBPyConnection, installed: set[str], names: Iterable[str]) -> None:
+    """Install the given views (and what they read) unless ``installed`` has them.
+
+    Binding a DuckDB view costs a few milliseconds; installing only what a statement reads keeps
+    the start-up of ``rwalter -c ...`` close to the cost of its dependencies.
+    """
+    order: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in installed or name in order:
+            return
+        for dep in _dependencies()[name]:
+            visit(dep)
+        order.append(name)
+
+    for name in names:
+        visit(name)
+    if not order:
+        return
+    statements = []
+    if "__macros__" not in installed:
+        statements.append("CREATE SCHEMA IF NOT EXISTS rw_catalog")
+        statements += [
+            f"CREATE OR REPLACE MACRO rw_catalog.{name}({params}) AS {body}"
+            for name, (params, body) in MACROS.items()
+        ]
+    statements += [f"CREATE OR REPLACE VIEW rw_catalog.{name} AS {VIEWS[name]}" for name in order]
+    conn.execute(";\n".join(statements))  # one round trip
+    installed.add("__macros__")
+    installed.update(order)
+
+
+__all__ = ["MACROS", "VIEWS", "ensure", "install", "referenced_views", "show_jobs_sql"]

@@ -21,7 +21,6 @@ from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, MAX_PARALLELISM, T
 from rwalter.meta import scale
 from rwalter.meta.barrier import WAIT_TIMEOUT_MS, Barrier
 from rwalter.meta.catalog import Fragment, Job, MetaCatalog, Relation
-from rwalter.meta.catalog_views import install as install_views
 from rwalter.meta.cluster import add_worker, bootstrap_cluster, parse_cluster_spec
 from rwalter.meta.stream_manager import StreamManager
 
@@ -80,7 +79,6 @@ class MetaNode:
             for key, value in (config or {}).items():
                 catalog.set_info(f"meta.{key}", str(value).lower())
             catalog.set_info("clock_mode", clock)
-        install_views(catalog.conn)
         return cls(catalog)
 
     def close(self) -> None:

@@ -23,6 +23,7 @@ from rwalter.errors import (
     BACKFILL_UNRESCHEDULABLE,
     BARRIER_REJECTED,
     BLOCKED_BY_CREATING,
+    CATALOG_NOT_FOUND,
     FRAGMENT_ENSEMBLE,
     INVALID_PARAMETER,
     MAX_PARALLELISM,
@@ -127,7 +128,7 @@ class StreamManager:
     def _job(self, job_id: int):
         job = self.catalog.job(job_id)
         if job is None:
-            raise MetaError("not_found", f"table id not found: {job_id}")
+            raise MetaError("not_found", f"table id not found: {job_id}", CATALOG_NOT_FOUND)
         return job
 
     def reschedule_streaming_job(
@@ -213,7 +214,7 @@ class StreamManager:
         frags = {f.fragment_id: f for f in self.catalog.fragments_by_ids(sorted(requests))}
         for fid in requests:
             if fid not in frags:
-                raise MetaError("not_found", f"fragment id not found: {fid}")
+                raise MetaError("not_found", f"fragment id not found: {fid}", CATALOG_NOT_FOUND)
         changed: list[scale.Ensemble] = []
         for ens in scale.find_ensembles(self.catalog, list(requests)):
             wanted = {requests[e] for e in ens.entries if e in requests}

@@ -14,8 +14,10 @@ lists, and a prefix search is two ``bisect`` calls plus the matches it returns (
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 __all__ = [
@@ -44,6 +46,24 @@ class Relation:
     @property
     def creating(self) -> bool:
         return self.status is not None and self.status != "CREATED"
+
+    @cached_property
+    def display(self) -> str:
+        """The name as typed in SQL (quoted when it has to be)."""
+        return quote_ident(self.name)
+
+    @cached_property
+    def meta(self) -> str:
+        return f"{self.kind}, {self.status}" if self.creating else self.kind
+
+
+_PLAIN_IDENT = re.compile(r"[a-z_][a-z0-9_$]*")
+
+
+def quote_ident(name: str) -> str:
+    if _PLAIN_IDENT.fullmatch(name):
+        return name
+    return '"' + name.replace('"', '""') + '"'
 
 
 @dataclass(frozen=True)
@@ -81,10 +101,20 @@ class NameIndex:
 
     def prefixed(self, prefix: str, limit: int = 100) -> list[str]:
         """Up to ``limit`` names starting with ``prefix`` (case-insensitive), in order."""
+        lo, hi = self._range(prefix)
+        return self._names[lo : min(hi, lo + limit)]
+
+    def iter_prefixed(self, prefix: str) -> Iterator[str]:
+        """Every name starting with ``prefix``, lazily (the caller stops when it has enough)."""
+        lo, hi = self._range(prefix)
+        names = self._names
+        for i in range(lo, hi):
+            yield names[i]
+
+    def _range(self, prefix: str) -> tuple[int, int]:
         key = prefix.lower()
         lo = bisect.bisect_left(self._keys, key)
-        hi = bisect.bisect_left(self._keys, key + "\U0010ffff", lo)
-        return self._names[lo : min(hi, lo + limit)]
+        return lo, bisect.bisect_left(self._keys, key + "\U0010ffff", lo)
 
 
 @dataclass(frozen=True)

@@ -23,19 +23,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from rwalter.repl.catalog import CatalogSnapshot
+from rwalter.repl.catalog import CatalogSnapshot, quote_ident
 from rwalter.sql.split import scan_state, split_script
 
 __all__ = ["LIMIT", "RwCompleter", "Suggestion", "suggest"]
 
-LIMIT = 100  # at most this many names of one category (a menu shows far fewer)
+LIMIT = 40  # at most this many names per completion (a menu shows ~10; typing narrows)
 
 
-@dataclass(frozen=True)
-class Suggestion:
+class Suggestion(NamedTuple):
     """One candidate: ``text`` replaces the ``replace`` characters before the cursor."""
 
     text: str
@@ -172,8 +170,16 @@ class _Ctx:
         self.replace = len(word.rsplit(".", 1)[-1])
         self.lower = bool(word) and word[0].islower()
 
+    @property
+    def prefix(self) -> str:
+        return self._prefix
+
+    @prefix.setter
+    def prefix(self, value: str) -> None:
+        self._prefix, self._key = value, value.lower()
+
     def add(self, text: str, kind: str, meta: str = "") -> None:
-        if text in self.seen or not text.lower().startswith(self.prefix.lower()):
+        if text in self.seen or not text.lower().startswith(self._key):
             return
         self.seen.add(text)
         self.out.append(Suggestion(text, kind, meta, self.replace))
@@ -187,22 +193,23 @@ class _Ctx:
             self.add(w, "value", meta)
 
     def relations(self, kinds: Iterable[str] | None = None) -> None:
+        """Names of relations of ``kinds`` (all when None), at most LIMIT, in name order."""
         cat = self.catalog
-        if kinds is None:
-            names: Iterable[str] = cat.all_relations.prefixed(self.prefix, LIMIT)
+        wanted = None if kinds is None else set(kinds)
+        if wanted is not None and len(wanted) == 1:
+            index = cat.by_kind.get(next(iter(wanted)))
+            names: Iterable[str] = index.iter_prefixed(self.prefix) if index else ()
         else:
-            names = [
-                n
-                for k in kinds
-                if k in cat.by_kind
-                for n in cat.by_kind[k].prefixed(self.prefix, LIMIT)
-            ]
+            names = cat.all_relations.iter_prefixed(self.prefix)
+        count = 0
         for name in names:
-            rel = cat.relation(name)
-            meta = rel.kind if rel else "relation"
-            if rel is not None and rel.creating:
-                meta += f", {rel.status}"
-            self.add(_quote(name), "relation", meta)
+            rel = cat.relations.get(name.lower())
+            if rel is None or (wanted is not None and rel.kind not in wanted):
+                continue
+            self.add(rel.display, "relation", rel.meta)
+            count += 1
+            if count >= LIMIT:
+                return
 
     def system_views(self) -> None:
         for name in self.catalog.system_views.prefixed(self.prefix, LIMIT):
@@ -222,9 +229,7 @@ class _Ctx:
 
 
 def _quote(name: str) -> str:
-    if re.fullmatch(r"[a-z_][a-z0-9_$]*", name):
-        return name
-    return '"' + name.replace('"', '""') + '"'
+    return quote_ident(name)
 
 
 def _kind_at(up: list[str], i: int) -> tuple[str | None, int]:
