@@ -10,6 +10,9 @@ a table is a DuckDB table, a materialized view a DuckDB view over its query.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from sqlglot import exp
 
 from rwalter.errors import CATALOG_EXISTS, PROTOCOL, RwError, catalog_error, frontend_error
@@ -42,7 +45,12 @@ MV_OPTIONS = {
     "refresh_interval_sec",
     "backfill_order",
 }
-RATE_LIMIT_OPTIONS = ("backfill_rate_limit", "source_rate_limit", "dml_rate_limit", "sink_rate_limit")
+RATE_LIMIT_OPTIONS = (
+    "backfill_rate_limit",
+    "source_rate_limit",
+    "dml_rate_limit",
+    "sink_rate_limit",
+)
 RATE_LIMIT_NODE = {
     "backfill_rate_limit": "STREAM_SCAN",
     "source_rate_limit": "SOURCE",
@@ -82,6 +90,23 @@ def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
     )
 
 
+def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """A CREATE handler: the name check (or the IF NOT EXISTS no-op) first, then the tag."""
+
+    def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
+        @functools.wraps(fn)
+        def handler(session, node) -> Result:
+            name = object_name(node.this)
+            result = check_name_free(session, name, bool(node.args.get("exists")))
+            result = result or fn(session, node, name)
+            result.tag = tag
+            return result
+
+        return handler
+
+    return wrap
+
+
 def relation_info(session, rel: Relation) -> fragmenter.RelationInfo:
     return fragmenter.RelationInfo(
         id=rel.id,
@@ -114,7 +139,9 @@ def plan(build):
     except fragmenter.FragmenterError as err:
         if getattr(err, "relation", None):
             raise catalog_error(f"table or source not found: {err.relation}") from None
-        raise RwError([err.message], "invalid-input-syntax", rw_hint=getattr(err, "hint", None)) from None
+        raise RwError(
+            [err.message], "invalid-input-syntax", rw_hint=getattr(err, "hint", None)
+        ) from None
 
 
 def new_relation(name: str, kind: str, definition: str, graph, **kw) -> Relation:
@@ -141,8 +168,17 @@ def new_relation(name: str, kind: str, definition: str, graph, **kw) -> Relation
     )
 
 
-def submit(session, rel: Relation, graph, kind: str, definition: str, *, background: bool,
-           options: dict[str, str] | None = None, target_id: int | None = None) -> int:
+def submit(
+    session,
+    rel: Relation,
+    graph,
+    kind: str,
+    definition: str,
+    *,
+    background: bool,
+    options: dict[str, str] | None = None,
+    target_id: int | None = None,
+) -> int:
     """Resolve parallelism and rate limits, create the job, wait if foreground."""
     options = options or {}
     cfg = session.config
@@ -153,8 +189,10 @@ def submit(session, rel: Relation, graph, kind: str, definition: str, *, backgro
         value = int(options[opt]) if opt in options else int(cfg.get(opt))
         if value >= 0:
             limits[RATE_LIMIT_NODE[opt]] = value
-    scanned = sorted({e.relation_id for e in graph.external_edges if e.dispatcher != "NO_SHUFFLE"}
-                     | {s for f in graph.fragments if "STREAM_SCAN" in f.flags for s in f.scans})
+    scanned = sorted(
+        {e.relation_id for e in graph.external_edges if e.dispatcher != "NO_SHUFFLE"}
+        | {s for f in graph.fragments if "STREAM_SCAN" in f.flags for s in f.scans}
+    )
     catalog = session.meta.catalog
     rows = 0
     for rel_id in scanned:
@@ -187,11 +225,8 @@ def _background(session, graph) -> bool:
     return bool(session.config.background_ddl and graph.background_capable)
 
 
-def handle_create_table(session, node: ast.CreateTable) -> Result:
-    name = object_name(node.this)
-    done = check_name_free(session, name, bool(node.args.get("exists")))
-    if done:
-        return Result(tag="CREATE_TABLE", notices=done.notices)
+@creates("CREATE_TABLE")
+def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     options = options_of(node)
     connector = options.get("connector")
     catalog = session.meta.catalog
@@ -204,47 +239,71 @@ def handle_create_table(session, node: ast.CreateTable) -> Result:
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
     types = [str(c.args["kind"]) for c in node.expressions or []]
-    pk = list(node.args.get("primary_key") or []) or [c.name for c in node.expressions or [] if c.args.get("primary_key")]
-    graph = plan(lambda: fragmenter.plan_table(cols, pk or None, bool(node.args.get("append_only")), connector))
-    rel = new_relation(name, "table", _definition(session, node), graph, columns=cols, column_types=types, connector=connector)
-    ddl_cols = ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True)) or '"_row_id" BIGINT'
+    pk = list(node.args.get("primary_key") or []) or [
+        c.name for c in node.expressions or [] if c.args.get("primary_key")
+    ]
+    graph = plan(
+        lambda: fragmenter.plan_table(
+            cols, pk or None, bool(node.args.get("append_only")), connector
+        )
+    )
+    rel = new_relation(
+        name,
+        "table",
+        _definition(session, node),
+        graph,
+        columns=cols,
+        column_types=types,
+        connector=connector,
+    )
+    ddl_cols = (
+        ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True))
+        or '"_row_id" BIGINT'
+    )
     catalog.conn.execute(f"CREATE TABLE main.{q(name)} ({ddl_cols})")
     submit(session, rel, graph, "table", rel.definition, background=False)
     return Result(tag="CREATE_TABLE")
 
 
-def handle_create_mv(session, node: ast.CreateMaterializedView) -> Result:
-    name = object_name(node.this)
-    done = check_name_free(session, name, bool(node.args.get("exists")))
-    if done:
-        return Result(tag="CREATE_MATERIALIZED_VIEW", notices=done.notices)
+@creates("CREATE_MATERIALIZED_VIEW")
+def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Result:
     options = options_of(node)
     unknown = sorted(k for k in options if k not in MV_OPTIONS)
     if unknown:
         raise frontend_error(
-            "Protocol error: unexpected options in WITH clause: [" + ", ".join(f'"{k}"' for k in unknown) + "]",
+            "Protocol error: unexpected options in WITH clause: ["
+            + ", ".join(f'"{k}"' for k in unknown)
+            + "]",
             PROTOCOL,
         )
     query = node.args["query"]
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_materialized_view(
-            query, lookup_for(session), use_snapshot_backfill=cfg.streaming_use_snapshot_backfill, database_id=1
+            query,
+            lookup_for(session),
+            use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
+            database_id=1,
         )
     )
     rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
     session.meta.catalog.conn.execute(f"CREATE VIEW main.{q(name)} AS {transpile_query(query)}")
-    submit(session, rel, graph, "materialized view", rel.definition, background=background, options=options)
+    submit(
+        session,
+        rel,
+        graph,
+        "materialized view",
+        rel.definition,
+        background=background,
+        options=options,
+    )
     return Result(tag="CREATE_MATERIALIZED_VIEW", notices=list(graph.notices))
 
 
-def handle_create_sink(session, node: ast.CreateSink) -> Result:
-    name = object_name(node.this)
-    done = check_name_free(session, name, bool(node.args.get("exists")))
-    if done:
-        return Result(tag="CREATE_SINK", notices=done.notices)
+@creates("CREATE_SINK")
+def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
     options = options_of(node)
     catalog = session.meta.catalog
     into = None
@@ -261,24 +320,39 @@ def handle_create_sink(session, node: ast.CreateSink) -> Result:
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_sink(
-            src, lookup_for(session), into=into, snapshot=snapshot,
-            use_snapshot_backfill=cfg.streaming_use_snapshot_backfill, database_id=1,
+            src,
+            lookup_for(session),
+            into=into,
+            snapshot=snapshot,
+            use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
+            database_id=1,
         )
     )
-    rel = new_relation(name, "sink", _definition(session, node), graph, connector=options.get("connector"),
-                       target_id=into.id if into else None)
+    rel = new_relation(
+        name,
+        "sink",
+        _definition(session, node),
+        graph,
+        connector=options.get("connector"),
+        target_id=into.id if into else None,
+    )
     background = _background(session, graph)
     rel.background = background
-    submit(session, rel, graph, "sink", rel.definition, background=background, options=options,
-           target_id=into.id if into else None)
+    submit(
+        session,
+        rel,
+        graph,
+        "sink",
+        rel.definition,
+        background=background,
+        options=options,
+        target_id=into.id if into else None,
+    )
     return Result(tag="CREATE_SINK", notices=list(graph.notices))
 
 
-def handle_create_index(session, node: ast.CreateIndex) -> Result:
-    name = object_name(node.this)
-    done = check_name_free(session, name, bool(node.args.get("exists")))
-    if done:
-        return Result(tag="CREATE_INDEX", notices=done.notices)
+@creates("CREATE_INDEX")
+def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     table_name = object_name(node.args["table"])
     table = session.meta.catalog.relation_by_name(table_name)
     if table is None or table.kind not in ("table", "materialized view"):
@@ -294,21 +368,29 @@ def handle_create_index(session, node: ast.CreateIndex) -> Result:
     return Result(tag="CREATE_INDEX")
 
 
-def handle_create_source(session, node: ast.CreateSource) -> Result:
-    name = object_name(node.this)
-    done = check_name_free(session, name, bool(node.args.get("exists")))
-    if done:
-        return Result(tag="CREATE_SOURCE", notices=done.notices)
+@creates("CREATE_SOURCE")
+def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
     options = options_of(node)
     connector = (options.get("connector") or "").lower()
     cols = [c.name for c in node.expressions or []]
     types = [str(c.args["kind"]) for c in node.expressions or []]
     shared = connector == "kafka" and session.config.streaming_use_shared_source
     graph = fragmenter.plan_source(cols, connector, shared)
-    rel = new_relation(name, "source", _definition(session, node), graph, columns=cols, column_types=types,
-                       connector=connector.upper() or None, is_shared=shared)
+    rel = new_relation(
+        name,
+        "source",
+        _definition(session, node),
+        graph,
+        columns=cols,
+        column_types=types,
+        connector=connector.upper() or None,
+        is_shared=shared,
+    )
     catalog = session.meta.catalog
-    ddl_cols = ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True)) or '"_row_id" BIGINT'
+    ddl_cols = (
+        ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True))
+        or '"_row_id" BIGINT'
+    )
     catalog.conn.execute(f"CREATE TABLE main.{q(name)} ({ddl_cols})")
     if graph is None:
         rel.id = catalog.next_ids("object")
@@ -318,11 +400,8 @@ def handle_create_source(session, node: ast.CreateSource) -> Result:
     return Result(tag="CREATE_SOURCE")
 
 
-def handle_create_view(session, node: ast.CreateView) -> Result:
-    name = object_name(node.this)
-    done = check_name_free(session, name, bool(node.args.get("exists")))
-    if done:
-        return Result(tag="CREATE_VIEW", notices=done.notices)
+@creates("CREATE_VIEW")
+def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     query = node.args["query"]
     catalog = session.meta.catalog
     sql = transpile_query(query)
@@ -347,7 +426,9 @@ def handle_create_database(session, node: ast.CreateDatabase) -> Result:
             return Result(tag="CREATE_DATABASE")
         raise RwError(["Catalog error", f"database named {name} already exists"], CATALOG_EXISTS)
     group = node.args.get("resource_group")
-    catalog.insert_database(name, (values.resource_group_value(group) if group else None) or "default")
+    catalog.insert_database(
+        name, (values.resource_group_value(group) if group else None) or "default"
+    )
     return Result(tag="CREATE_DATABASE")
 
 

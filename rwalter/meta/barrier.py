@@ -33,7 +33,9 @@ WAIT_TIMEOUT_MS = 7_200_000  # ``ddl_controller.rs:2414-2455``
 class Barrier:
     """The barrier manager of one simulated cluster."""
 
-    def __init__(self, catalog: MetaCatalog, streams: StreamManager, auto_control: Callable[[], bool]) -> None:
+    def __init__(
+        self, catalog: MetaCatalog, streams: StreamManager, auto_control: Callable[[], bool]
+    ) -> None:
         self.catalog = catalog
         self.streams = streams
         self.auto_control = auto_control
@@ -113,7 +115,8 @@ class Barrier:
     def recover(self) -> None:
         """Global recovery: every job re-rendered from the catalog, every actor id new."""
         fragment_ids = [
-            r[0] for r in self.catalog.conn.execute(
+            r[0]
+            for r in self.catalog.conn.execute(
                 "SELECT fragment_id FROM rwmeta.fragments ORDER BY fragment_id"
             ).fetchall()
         ]

@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, MAX_PARALLELISM, TIMEOUT, MetaError
+from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, TIMEOUT, MetaError
 from rwalter.meta import scale
 from rwalter.meta.barrier import WAIT_TIMEOUT_MS, Barrier
 from rwalter.meta.catalog import Fragment, Job, MetaCatalog, Relation
 from rwalter.meta.cluster import add_worker, bootstrap_cluster, parse_cluster_spec
-from rwalter.meta.stream_manager import StreamManager
+from rwalter.meta.stream_manager import StreamManager, check_max_parallelism
 
 # Meta-node settings (RisingWave's meta config file, ``src/common/src/config/meta.rs``).
 META_CONFIG_DEFAULTS = {"disable_automatic_parallelism_control": "false"}
@@ -105,19 +105,10 @@ class MetaNode:
 
     def create_streaming_job(self, spec: JobSpec, relation: Relation, rows_total: int) -> int:
         """Create the job, render its actors, return its id (the caller waits if foreground)."""
-        if spec.fixed is not None and spec.fixed > spec.max_parallelism:
-            raise MetaError(
-                "invalid_parameter",
-                f"Invalid parameter: specified parallelism {spec.fixed} should not exceed max "
-                f"parallelism {spec.max_parallelism}",
-                MAX_PARALLELISM,
-            )
-        if spec.backfill and spec.backfill[0] is not None and spec.backfill[0] > spec.max_parallelism:
-            raise MetaError(
-                "invalid_parameter",
-                f"Invalid parameter: specified backfill parallelism {spec.backfill[0]} should not "
-                f"exceed max parallelism {spec.max_parallelism}",
-                MAX_PARALLELISM,
+        check_max_parallelism(spec.fixed, spec.max_parallelism, backfill=False, at_create=True)
+        if spec.backfill:
+            check_max_parallelism(
+                spec.backfill[0], spec.max_parallelism, backfill=True, at_create=True
             )
         graph = spec.graph
         c = self.catalog
@@ -193,14 +184,18 @@ class MetaNode:
                 )
             )
         for e in graph.edges:
-            c.insert_relation_edge(frag_base + e.upstream, frag_base + e.downstream, e.dispatcher, e.dist_key)
+            c.insert_relation_edge(
+                frag_base + e.upstream, frag_base + e.downstream, e.dispatcher, e.dist_key
+            )
         existing: list[int] = []
         for e in graph.external_edges:
             root = self.root_fragment_of(e.relation_id)
             if root is None:
                 continue
             rel = c.relation(e.relation_id)
-            c.insert_relation_edge(root, frag_base + e.downstream, e.dispatcher, rel.dist_key if rel else [])
+            c.insert_relation_edge(
+                root, frag_base + e.downstream, e.dispatcher, rel.dist_key if rel else []
+            )
             if e.dispatcher == "NO_SHUFFLE":
                 existing.append(root)
         new_ids = [frag_base + f.local_id for f in graph.fragments]
@@ -215,6 +210,7 @@ class MetaNode:
 
     def wait_job(self, job_id: int) -> None:
         """A foreground CREATE returns when its backfill has finished."""
+
         def done() -> bool:
             job = self.catalog.job(job_id)
             return job is None or job.status == "CREATED"
@@ -224,6 +220,7 @@ class MetaNode:
 
     def wait(self, job_id: int | None = None) -> None:
         """``WAIT``: until every INITIAL/CREATING job (or one job) is done, at most 2 h."""
+
         def done() -> bool:
             if job_id is not None:
                 job = self.catalog.job(job_id)

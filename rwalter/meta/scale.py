@@ -193,9 +193,7 @@ def materialize(catalog: MetaCatalog, rendering: Rendering) -> dict[int, list[Ac
     for fid in sorted(rendering.layouts):
         slots = rendering.layouts[fid]
         base = catalog.next_ids("actor", len(slots))
-        new[fid] = [
-            Actor(base + i, fid, w, list(v), list(s)) for i, (w, v, s) in enumerate(slots)
-        ]
+        new[fid] = [Actor(base + i, fid, w, list(v), list(s)) for i, (w, v, s) in enumerate(slots)]
     return new
 
 
@@ -250,7 +248,9 @@ def build_plan(
                     }
                     for w in workers
                 ],
-                "removed_actors": [{"actor_id": a.actor_id, "worker_id": a.worker_id} for a in before],
+                "removed_actors": [
+                    {"actor_id": a.actor_id, "worker_id": a.worker_id} for a in before
+                ],
                 "added_actors": [
                     {
                         "actor_id": a.actor_id,

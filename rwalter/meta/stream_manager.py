@@ -67,6 +67,23 @@ class ParallelismPolicy:
     strategy: str | None
 
 
+def check_max_parallelism(
+    fixed: int | None, max_parallelism: int, *, backfill: bool, at_create: bool = False
+) -> None:
+    """Fixed targets above the job's max parallelism are refused; adaptive ones never are.
+
+    ALTER: ``stream/scale.rs:246-248``, ``:307-309`` (Internal); CREATE:
+    ``rpc/ddl_controller.rs:363-388`` (InvalidParameter, ``Invalid parameter:`` prefix).
+    """
+    if fixed is None or fixed <= max_parallelism:
+        return
+    what = "backfill parallelism" if backfill else "parallelism"
+    text = f"specified {what} {fixed} should not exceed max parallelism {max_parallelism}"
+    if at_create:
+        raise MetaError("invalid_parameter", f"Invalid parameter: {text}", MAX_PARALLELISM)
+    raise MetaError("internal", text, MAX_PARALLELISM)
+
+
 class StreamManager:
     """Reschedule entry points over one meta store."""
 
@@ -99,7 +116,10 @@ class StreamManager:
         self, creating: Sequence[int], is_online: bool
     ) -> set[int]:
         """The blocked-jobs closure (``metadata.rs:727-790``, meta spec §2.4)."""
-        initial = self._unreschedulable_fragments(creating, is_online)
+        return self._closure_jobs(self._unreschedulable_fragments(creating, is_online))
+
+    def _closure_jobs(self, initial: list[int]) -> set[int]:
+        """Owners of ``initial`` fragments, their direct upstreams and their no-shuffle ensembles."""
         if not initial:
             return set()
         frags = set(initial)
@@ -112,16 +132,11 @@ class StreamManager:
         """Jobs of the main graph blocked by in-flight snapshot-backfill jobs (``control.rs:901-943``)."""
         independent = [
             j.job_id
-            for j in self.catalog.jobs("WHERE status = 'CREATING' AND backfill_type = 'SNAPSHOT_BACKFILL'")
+            for j in self.catalog.jobs(
+                "WHERE status = 'CREATING' AND backfill_type = 'SNAPSHOT_BACKFILL'"
+            )
         ]
-        initial = self._unreschedulable_fragments(independent, True)
-        if not initial:
-            return set()
-        frags = set(initial)
-        frags |= {s for s, t, _ in self.catalog.edges_touching(initial) if t in set(initial)}
-        for ens in scale.find_ensembles(self.catalog, sorted(frags)):
-            frags |= set(ens.components)
-        owners = {f.job_id for f in self.catalog.fragments_by_ids(sorted(frags))}
+        owners = self._closure_jobs(self._unreschedulable_fragments(independent, True))
         return owners - set(independent)
 
     # -- persist steps -------------------------------------------------------------------------
@@ -154,13 +169,7 @@ class StreamManager:
         job = self._job(job_id)
         fields: dict[str, object] = {}
         if policy is not None:
-            if policy.fixed is not None and policy.fixed > job.max_parallelism:
-                raise MetaError(
-                    "internal",
-                    f"specified parallelism {policy.fixed} should not exceed max parallelism "
-                    f"{job.max_parallelism}",
-                    MAX_PARALLELISM,
-                )
+            check_max_parallelism(policy.fixed, job.max_parallelism, backfill=False)
             fields["fixed_parallelism"] = policy.fixed
             fields["strategy"] = None if policy.fixed is not None else (policy.strategy or "AUTO")
         if resource_group is not None:
@@ -186,20 +195,17 @@ class StreamManager:
                     BACKFILL_UNRESCHEDULABLE,
                 )
         job = self._job(job_id)
-        if policy is not None and policy.fixed is not None and policy.fixed > job.max_parallelism:
-            raise MetaError(
-                "internal",
-                f"specified backfill parallelism {policy.fixed} should not exceed max "
-                f"parallelism {job.max_parallelism}",
-                MAX_PARALLELISM,
-            )
+        if policy is not None:
+            check_max_parallelism(policy.fixed, job.max_parallelism, backfill=True)
         if policy is None:
             fields = {"backfill_set": False, "backfill_fixed": None, "backfill_strategy": None}
         else:
             fields = {
                 "backfill_set": True,
                 "backfill_fixed": policy.fixed,
-                "backfill_strategy": None if policy.fixed is not None else (policy.strategy or "AUTO"),
+                "backfill_strategy": None
+                if policy.fixed is not None
+                else (policy.strategy or "AUTO"),
             }
         self.catalog.update_job(job_id, **fields)
         self.catalog.commit_point()
@@ -252,7 +258,9 @@ class StreamManager:
         )
         return self.apply(ensembles)
 
-    def apply(self, ensembles: list[scale.Ensemble], *, check_barrier: bool = True) -> dict[str, Any] | None:
+    def apply(
+        self, ensembles: list[scale.Ensemble], *, check_barrier: bool = True
+    ) -> dict[str, Any] | None:
         """Resolve an intent (§5.4): no-op, barrier-time refusal, or a rebuild with a plan."""
         if not ensembles:
             return None

@@ -192,7 +192,7 @@ _RELATIONS_SQL = (
 )
 _COLUMNS_SQL = (
     "SELECT table_schema, table_name, column_name FROM information_schema.columns "
-    "WHERE table_schema IN ('public', 'main', 'rw_catalog') "
+    "WHERE table_schema IN ('public', 'main') "
     "ORDER BY table_schema, table_name, ordinal_position"
 )
 _WORKERS_SQL = (
@@ -226,29 +226,31 @@ def load_workers(session: Any) -> tuple[Worker, ...]:
 
 
 def load_snapshot(session: Any, previous: CatalogSnapshot | None = None) -> CatalogSnapshot:
-    """A fresh snapshot from the session's catalogs (system views' columns reused from
-    ``previous``: they never change)."""
+    """A fresh snapshot from the session's catalogs.
+
+    The ``rw_catalog`` views are installed lazily by the meta store (only those a statement
+    reads, for start-up speed), so their names come from ``rwalter.meta.catalog_views.VIEWS``
+    and their columns are read once, on the first refresh after start-up (``previous`` given),
+    then reused: they never change.
+    """
     columns: dict[str, list[str]] = {}
-    views: dict[str, tuple[str, ...]] = {}
-    for schema, table, column in query(session, _COLUMNS_SQL):
-        if schema == "rw_catalog":
-            if previous is None:
-                views.setdefault(table or "", ())
-                views[table or ""] += (column or "",)
-        else:
-            columns.setdefault((table or "").lower(), []).append(column or "")
-    if previous is not None:
-        views = {name: previous.system_columns.get(name, ()) for name in previous.system_views}
+    for _schema, table, column in query(session, _COLUMNS_SQL):
+        columns.setdefault((table or "").lower(), []).append(column or "")
     relations = [
         Relation(_int(i), n or "", k or "", s, tuple(columns.get((n or "").lower(), ())))
         for i, n, k, s in query(session, _RELATIONS_SQL)
     ]
     if previous is not None:
+        views = {name: previous.system_columns.get(name, ()) for name in previous.system_views}
+        for name, cols in views.items():
+            if not cols:
+                views[name] = query_columns(session, f"SELECT * FROM rw_catalog.{name} LIMIT 0")
         variables: list[tuple[str, str]] = [
             (n, "bool" if n in previous.bool_variables else "") for n in previous.variables
         ]
         codes: Iterable[str] = previous.error_codes
     else:
+        views = dict.fromkeys(_system_view_names(), ())
         variables, codes = _static_names()
     return CatalogSnapshot.build(
         relations,
@@ -257,6 +259,25 @@ def load_snapshot(session: Any, previous: CatalogSnapshot | None = None) -> Cata
         variables=variables,
         error_codes=codes,
     )
+
+
+def query_columns(session: Any, sql: str) -> tuple[str, ...]:
+    """The result columns of a catalog query (``last_error`` kept, as :func:`query`)."""
+    saved = (session.last_error, session.current_sql)
+    try:
+        result = session.execute(sql)
+    finally:
+        session.last_error, session.current_sql = saved
+    return () if result.error is not None else tuple(result.columns)
+
+
+def _system_view_names() -> list[str]:
+    try:
+        from rwalter.meta.catalog_views import VIEWS
+
+        return sorted(VIEWS)
+    except Exception:  # completion is a courtesy
+        return []
 
 
 def _static_names() -> tuple[list[tuple[str, str]], list[str]]:
