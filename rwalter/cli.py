@@ -237,6 +237,12 @@ def cli(
     if opts.inputs:
         return run_batch(opts)
     if _isatty(sys.stdin):
+        # Options left at their defaults give way to the REPL's config file.
+        default = click.core.ParameterSource.DEFAULT
+        if ctx.get_parameter_source("cluster") == default:
+            opts.cluster = None
+        if ctx.get_parameter_source("fmt") == default:
+            opts.fmt = None
         return _run_repl(opts)
     opts.inputs = [("file", "-")]
     return run_batch(opts)
@@ -328,7 +334,7 @@ def _run_repl(opts: Options) -> int:
     rc = _call_supported(
         entry,
         cluster=opts.cluster,
-        clock=opts.clock or "realtime",
+        clock=opts.clock,
         db_path=opts.db,
         meta_config=opts.meta_config,
         fmt=opts.fmt,

@@ -18,6 +18,7 @@ from sqlglot import exp
 from rwalter.errors import CATALOG_EXISTS, PROTOCOL, RwError, catalog_error, frontend_error
 from rwalter.frontend import values
 from rwalter.frontend.binder import object_name
+from rwalter.frontend.query import name_columns
 from rwalter.meta import fragmenter
 from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
@@ -234,7 +235,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         query = node.args["query"]
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         rel = new_relation(name, "table", _definition(session, node), graph)
-        catalog.conn.execute(f"CREATE TABLE main.{q(name)} AS {transpile_query(query)}")
+        catalog.conn.execute(f"CREATE TABLE main.{q(name)} AS {transpile_query(name_columns(query))}")
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
@@ -289,7 +290,9 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
-    session.meta.catalog.conn.execute(f"CREATE VIEW main.{q(name)} AS {transpile_query(query)}")
+    session.meta.catalog.conn.execute(
+        f"CREATE VIEW main.{q(name)} AS {transpile_query(name_columns(query))}"
+    )
     submit(
         session,
         rel,

@@ -27,7 +27,7 @@ from rwalter.repl.catalog import CatalogSnapshot, load_snapshot
 from rwalter.repl.commands import REPL_COMMANDS, ReplState, edit_text, parse_line
 from rwalter.repl.config import Config, history_path, load_config
 from rwalter.result import Result
-from rwalter.sql.split import Unit, is_complete, scan_state, split_script
+from rwalter.sql.split import Unit, is_complete, split_script
 
 __all__ = ["Repl", "main"]
 
@@ -217,10 +217,8 @@ class Repl:
 
 
 def is_ready(text: str) -> bool:
-    """Enter runs the buffer when it is a complete unit (``is_complete``), not blank, and not
-    inside an unterminated comment or literal (``is_complete`` treats a buffer that is only an
-    open ``/*`` comment as complete)."""
-    return bool(text.strip()) and not scan_state(text) and is_complete(text)
+    """Enter runs the buffer when it is a complete unit (``is_complete``) and not blank."""
+    return bool(text.strip()) and is_complete(text)
 
 
 def main(
@@ -242,7 +240,7 @@ def main(
     cluster = cluster or config.cluster or "3x4"
     clock = clock or config.clock or "realtime"
     state = ReplState(
-        fmt=fmt if fmt and fmt != "table" else (config.format or "table"),
+        fmt=fmt or config.format or "table",
         timing=config.timing,
         expanded=config.expanded,
         editor=config.editor,

@@ -180,6 +180,8 @@ def is_complete(buffer: str) -> bool:
     stripped = buffer.strip()
     if not stripped or stripped.startswith("\\"):
         return True
+    if scan_state(buffer):  # inside an open comment, string or dollar-quoted body
+        return False
     units = split_script(buffer)
     if not units:
         return True  # comments only

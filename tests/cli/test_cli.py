@@ -367,7 +367,11 @@ def test_tty_without_args_starts_the_repl(monkeypatch) -> None:
     monkeypatch.setattr(cli_module, "_isatty", lambda stream: True)
     monkeypatch.setattr(repl, "main", fake_main, raising=False)
     r = invoke(["--cluster", "2x2"])
-    assert r.code == 0 and seen == {"cluster": "2x2", "clock": "realtime", "db_path": None}
+    assert r.code == 0 and seen == {"cluster": "2x2", "clock": None, "db_path": None}
+    # Options left at their defaults are None, so the REPL's config file decides.
+    seen.clear()
+    r = invoke([])
+    assert r.code == 0 and seen == {"cluster": None, "clock": None, "db_path": None}
 
 
 def test_tty_without_repl_says_so(monkeypatch) -> None:
