@@ -158,3 +158,11 @@ def from_meta(err: MetaError, rpc: str) -> RwError:
     return RwError(
         [f"gRPC request to meta service (call `{rpc}`) failed: {status}", err.message], err.code
     )
+
+
+class DryRun(Exception):
+    """Carries the answer of a dry run (``EXPLAIN ALTER``) out of its rolled-back transaction."""
+
+    def __init__(self, result: object) -> None:
+        super().__init__("dry run")
+        self.result = result

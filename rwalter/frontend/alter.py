@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rwalter.errors import (
     CATALOG_NOT_FOUND,
+    DryRun,
     MetaError,
     RwError,
     from_meta,
@@ -122,7 +123,9 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     if kind == ast.FRAGMENT:
         ids = [int(e.name) for e in node.expressions]
         if len(ids) != 1:
-            raise invalid_input("ALTER FRAGMENT ... SET rate limit supports exactly one fragment id")
+            raise invalid_input(
+                "ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
+            )
         frag = catalog.fragment(ids[0])
         if frag is None:
             raise MetaError("not_found", f"fragment id not found: {ids[0]}", CATALOG_NOT_FOUND)
@@ -173,33 +176,33 @@ def _throttle(session, fragments, rate_type: str, limit: int) -> None:
     stored = None if limit < 0 else limit
     catalog = session.meta.catalog
     for f in fragments:
-        hit = [RATE_LIMIT_NODE_OF_FLAG[flag] for flag in f.flags
-               if RATE_LIMIT_NODE_OF_FLAG.get(flag) in nodes]
+        hit = [
+            RATE_LIMIT_NODE_OF_FLAG[flag]
+            for flag in f.flags
+            if RATE_LIMIT_NODE_OF_FLAG.get(flag) in nodes
+        ]
         if not hit:
             continue
-        limits = {n: v for n, v in zip(f.rate_limit_nodes, f.rate_limits, strict=True) if n not in hit}
+        limits = {
+            n: v for n, v in zip(f.rate_limit_nodes, f.rate_limits, strict=True) if n not in hit
+        }
         if stored is not None:
             limits.update(dict.fromkeys(hit, stored))
         order = list(RATE_LIMIT_NODE_OF_FLAG.values())
         kept = sorted(limits, key=order.index)
-        catalog.update_fragment(f.fragment_id, rate_limit_nodes=kept, rate_limits=[limits[n] for n in kept])
+        catalog.update_fragment(
+            f.fragment_id, rate_limit_nodes=kept, rate_limits=[limits[n] for n in kept]
+        )
         if rate_type == "BACKFILL_RATE_LIMIT":
             catalog.update_job(f.job_id, backfill_rate_limit=stored)
 
 
-class DryRun(Exception):
-    """Carries the result of an EXPLAIN ALTER out of its rolled-back transaction."""
-
-    def __init__(self, result: Result) -> None:
-        self.result = result
-
-
 def handle_explain_alter(session, node: ast.ExplainAlter) -> Result:
     """rwalter's dry run: every check and the plan, then roll everything back."""
-    from rwalter.frontend.dispatch import HANDLERS
+    from rwalter.frontend.dispatch import handler_for
 
     inner = node.this
-    handler, rpc = HANDLERS[type(inner)]
+    handler, rpc = handler_for(type(inner))
     catalog = session.meta.catalog
     catalog.dry_run = True  # no commit point may persist anything
     try:
@@ -222,4 +225,4 @@ def _explain_result(result: Result) -> Result:
     return out
 
 
-__all__ = ["DEFERRED_NOTICE", "DryRun"]
+__all__ = ["DEFERRED_NOTICE"]

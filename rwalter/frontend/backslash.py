@@ -17,8 +17,17 @@ from rwalter.errors import SIMULATOR, RwError
 from rwalter.result import Result
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|sec|secs|m|min|mins|h)?$")
-_UNIT_MS = {None: 1000, "s": 1000, "sec": 1000, "secs": 1000, "ms": 1, "m": 60_000,
-            "min": 60_000, "mins": 60_000, "h": 3_600_000}
+_UNIT_MS = {
+    None: 1000,
+    "s": 1000,
+    "sec": 1000,
+    "secs": 1000,
+    "ms": 1,
+    "m": 60_000,
+    "min": 60_000,
+    "mins": 60_000,
+    "h": 3_600_000,
+}
 
 
 def parse_duration(text: str) -> int:
@@ -103,7 +112,11 @@ def cmd_explain(session, args: list[str]) -> Result:
     elif session.last_error is not None:
         code = session.last_error.code
     else:
-        raise _error("no error to explain yet; use \\explain CODE (codes: " + ", ".join(explain.codes()) + ")")
+        raise _error(
+            "no error to explain yet; use \\explain CODE (codes: "
+            + ", ".join(explain.codes())
+            + ")"
+        )
     entry = explain.get(code)
     if entry is None:
         raise _error(f"unknown error code {code!r}; codes: " + ", ".join(explain.codes()))
@@ -124,7 +137,9 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "sleep": Command("\\sleep DURATION", "move the simulated clock (5, 5s, 250ms, 2min)", cmd_sleep),
+    "sleep": Command(
+        "\\sleep DURATION", "move the simulated clock (5, 5s, 250ms, 2min)", cmd_sleep
+    ),
     "cluster": Command("\\cluster", "list the compute nodes", cmd_cluster),
     "worker": Command(
         "\\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS",

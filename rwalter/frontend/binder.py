@@ -15,7 +15,11 @@ from rwalter.sql import ast
 # ALTER statement kind → (catalog kinds looked up, not-found object word, statement type).
 ALTER_LOOKUP: dict[str, tuple[tuple[str, ...], str, str]] = {
     ast.TABLE: (("table", "materialized view", "index"), "table", "ALTER_TABLE"),
-    ast.MATERIALIZED_VIEW: (("table", "materialized view", "index"), "table", "ALTER_MATERIALIZED_VIEW"),
+    ast.MATERIALIZED_VIEW: (
+        ("table", "materialized view", "index"),
+        "table",
+        "ALTER_MATERIALIZED_VIEW",
+    ),
     ast.INDEX: (("table", "materialized view", "index"), "table", "ALTER_INDEX"),
     ast.SINK: (("sink",), "sink", "ALTER_SINK"),
     ast.SOURCE: (("source",), "source", "ALTER_SOURCE"),

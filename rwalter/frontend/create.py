@@ -235,7 +235,9 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         query = node.args["query"]
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         rel = new_relation(name, "table", _definition(session, node), graph)
-        catalog.conn.execute(f"CREATE TABLE main.{q(name)} AS {transpile_query(name_columns(query))}")
+        catalog.conn.execute(
+            f"CREATE TABLE main.{q(name)} AS {transpile_query(name_columns(query))}"
+        )
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]

@@ -8,51 +8,76 @@ the frontend error RisingWave shows for that RPC (``rwalter.errors.from_meta``).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from sqlglot import exp
 
-from rwalter.errors import PARSE_ERROR, MetaError, RwError, from_meta
-from rwalter.frontend import alter, create, drop, jobs, query, variables
+from rwalter.errors import PARSE_ERROR, DryRun, MetaError, RwError, from_meta
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import SqlParseError, parse_statement
 
 Handler = Callable[..., Result]
 
-# Statement node → (handler, meta RPC it calls, if any).
-HANDLERS: dict[type, tuple[Handler, str | None]] = {
-    ast.AlterParallelism: (alter.handle_alter_parallelism, None),
+# Statement node → ((handler module, function), meta RPC it calls, if any). Handler modules are
+# imported on first use: `rwalter -c "SHOW JOBS"` should not pay for the fragmenter.
+HANDLERS: dict[type, tuple[tuple[str, str], str | None]] = {
+    ast.AlterParallelism: (("alter", "handle_alter_parallelism"), None),
     ast.AlterFragmentParallelism: (
-        alter.handle_alter_fragment_parallelism,
+        ("alter", "handle_alter_fragment_parallelism"),
         "/ddl_service.DdlService/AlterFragmentParallelism",
     ),
-    ast.AlterResourceGroup: (alter.handle_alter_resource_group, "/ddl_service.DdlService/AlterResourceGroup"),
-    ast.AlterRateLimit: (alter.handle_alter_rate_limit, "/stream_service.StreamManagerService/ApplyThrottle"),
-    ast.ExplainAlter: (alter.handle_explain_alter, None),
-    ast.ShowJobs: (jobs.handle_show_jobs, None),
-    ast.CancelJobs: (jobs.handle_cancel, "/ddl_service.DdlService/CancelCreatingJobs"),
-    ast.Wait: (jobs.handle_wait, "/ddl_service.DdlService/Wait"),
-    ast.Recover: (jobs.handle_recover, "/stream_service.StreamManagerService/Recover"),
-    ast.Flush: (jobs.handle_flush, None),
-    ast.SetVariable: (variables.handle_set, None),
-    ast.ResetVariable: (variables.handle_reset, None),
-    ast.ShowVariable: (variables.handle_show, None),
-    ast.AlterSystemSet: (variables.handle_alter_system, "/meta.SystemParamsService/SetSystemParam"),
-    ast.CreateTable: (create.handle_create_table, "/ddl_service.DdlService/CreateTable"),
-    ast.CreateMaterializedView: (create.handle_create_mv, "/ddl_service.DdlService/CreateMaterializedView"),
-    ast.CreateSink: (create.handle_create_sink, "/ddl_service.DdlService/CreateSink"),
-    ast.CreateIndex: (create.handle_create_index, "/ddl_service.DdlService/CreateIndex"),
-    ast.CreateSource: (create.handle_create_source, "/ddl_service.DdlService/CreateSource"),
-    ast.CreateView: (create.handle_create_view, "/ddl_service.DdlService/CreateView"),
-    ast.CreateDatabase: (create.handle_create_database, "/ddl_service.DdlService/CreateDatabase"),
-    ast.DropObject: (drop.handle_drop, "/ddl_service.DdlService/DropMaterializedView"),
-    exp.Select: (query.handle_query, None),
-    exp.Union: (query.handle_query, None),
-    exp.Insert: (query.handle_dml, None),
-    exp.Update: (query.handle_dml, None),
-    exp.Delete: (query.handle_dml, None),
+    ast.AlterResourceGroup: (
+        ("alter", "handle_alter_resource_group"),
+        "/ddl_service.DdlService/AlterResourceGroup",
+    ),
+    ast.AlterRateLimit: (
+        ("alter", "handle_alter_rate_limit"),
+        "/stream_service.StreamManagerService/ApplyThrottle",
+    ),
+    ast.ExplainAlter: (("alter", "handle_explain_alter"), None),
+    ast.ShowJobs: (("jobs", "handle_show_jobs"), None),
+    ast.CancelJobs: (("jobs", "handle_cancel"), "/ddl_service.DdlService/CancelCreatingJobs"),
+    ast.Wait: (("jobs", "handle_wait"), "/ddl_service.DdlService/Wait"),
+    ast.Recover: (("jobs", "handle_recover"), "/stream_service.StreamManagerService/Recover"),
+    ast.Flush: (("jobs", "handle_flush"), None),
+    ast.SetVariable: (("variables", "handle_set"), None),
+    ast.ResetVariable: (("variables", "handle_reset"), None),
+    ast.ShowVariable: (("variables", "handle_show"), None),
+    ast.AlterSystemSet: (
+        ("variables", "handle_alter_system"),
+        "/meta.SystemParamsService/SetSystemParam",
+    ),
+    ast.CreateTable: (("create", "handle_create_table"), "/ddl_service.DdlService/CreateTable"),
+    ast.CreateMaterializedView: (
+        ("create", "handle_create_mv"),
+        "/ddl_service.DdlService/CreateMaterializedView",
+    ),
+    ast.CreateSink: (("create", "handle_create_sink"), "/ddl_service.DdlService/CreateSink"),
+    ast.CreateIndex: (("create", "handle_create_index"), "/ddl_service.DdlService/CreateIndex"),
+    ast.CreateSource: (("create", "handle_create_source"), "/ddl_service.DdlService/CreateSource"),
+    ast.CreateView: (("create", "handle_create_view"), "/ddl_service.DdlService/CreateView"),
+    ast.CreateDatabase: (
+        ("create", "handle_create_database"),
+        "/ddl_service.DdlService/CreateDatabase",
+    ),
+    ast.DropObject: (("drop", "handle_drop"), "/ddl_service.DdlService/DropMaterializedView"),
+    exp.Select: (("query", "handle_query"), None),
+    exp.Union: (("query", "handle_query"), None),
+    exp.Insert: (("query", "handle_dml"), None),
+    exp.Update: (("query", "handle_dml"), None),
+    exp.Delete: (("query", "handle_dml"), None),
 }
+
+
+def handler_for(node_type: type) -> tuple[Handler, str | None] | None:
+    """The handler function and RPC path of a statement node type (its nearest base wins)."""
+    for cls in node_type.__mro__:
+        if cls in HANDLERS:
+            (module, function), rpc = HANDLERS[cls]
+            return getattr(importlib.import_module(f"rwalter.frontend.{module}"), function), rpc
+    return None
 
 
 def parse(text: str) -> exp.Expression:
@@ -71,11 +96,7 @@ def parse(text: str) -> exp.Expression:
 def run_statement(session, text: str) -> Result:
     """Parse, bind and run one SQL statement."""
     node = parse(text)
-    entry = None
-    for cls in type(node).__mro__:
-        if cls in HANDLERS:
-            entry = HANDLERS[cls]
-            break
+    entry = handler_for(type(node))
     if entry is None:
         from rwalter.errors import not_implemented
 
@@ -86,7 +107,7 @@ def run_statement(session, text: str) -> Result:
     try:
         with catalog.transaction():
             return handler(session, node)
-    except alter.DryRun as dry:  # EXPLAIN ALTER: everything it did is rolled back
+    except DryRun as dry:  # EXPLAIN ALTER: everything it did is rolled back
         return dry.result
     except MetaError as err:
         raise from_meta(err, rpc or "/ddl_service.DdlService/Unknown") from None

@@ -77,7 +77,12 @@ def drop_relation(session, rel: Relation, *, cascade: bool) -> None:
             drop_relation(session, dep, cascade=True)
     if catalog.job(rel.id) is not None:
         session.meta.drop_job(rel.id)
-    storage = {"table": "TABLE", "source": "TABLE", "materialized view": "VIEW", "view": "VIEW"}.get(rel.kind)
+    storage = {
+        "table": "TABLE",
+        "source": "TABLE",
+        "materialized view": "VIEW",
+        "view": "VIEW",
+    }.get(rel.kind)
     if storage:
         catalog.conn.execute(f'DROP {storage} IF EXISTS main."{rel.name}"')
     catalog.delete_relation(rel.id)

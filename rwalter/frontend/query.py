@@ -51,8 +51,17 @@ def _array_item(v: object) -> str:
 
 
 TYPE_LETTER = {
-    "INTEGER": "I", "BIGINT": "I", "SMALLINT": "I", "HUGEINT": "I", "TINYINT": "I", "UBIGINT": "I",
-    "UINTEGER": "I", "DOUBLE": "R", "FLOAT": "R", "DECIMAL": "R", "REAL": "R",
+    "INTEGER": "I",
+    "BIGINT": "I",
+    "SMALLINT": "I",
+    "HUGEINT": "I",
+    "TINYINT": "I",
+    "UBIGINT": "I",
+    "UINTEGER": "I",
+    "DOUBLE": "R",
+    "FLOAT": "R",
+    "DECIMAL": "R",
+    "REAL": "R",
 }
 
 
@@ -67,12 +76,19 @@ def _letter(type_code: object) -> str:
 def duck_error(exc: Exception) -> RwError:
     """A DuckDB error as a query error (its first line, without DuckDB's class prefix)."""
     text = str(exc).split("\n")[0]
-    for prefix in ("Catalog Error: ", "Binder Error: ", "Parser Error: ", "Conversion Error: ",
-                   "Invalid Input Error: ", "Constraint Error: ", "Out of Range Error: "):
+    for prefix in (
+        "Catalog Error: ",
+        "Binder Error: ",
+        "Parser Error: ",
+        "Conversion Error: ",
+        "Invalid Input Error: ",
+        "Constraint Error: ",
+        "Out of Range Error: ",
+    ):
         if text.startswith(prefix):
-            text = text[len(prefix):]
+            text = text[len(prefix) :]
     if "does not exist" in text and text.startswith("Table with name "):
-        name = text[len("Table with name "):].split(" ")[0]
+        name = text[len("Table with name ") :].split(" ")[0]
         return catalog_error(f"table or source not found: {name}")
     return RwError([text], QUERY)
 
@@ -102,7 +118,11 @@ def check_visible(session, node: exp.Expression) -> None:
     ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
     for table in node.find_all(exp.Table):
         name = table.name
-        if not name or name in ctes or table.db in ("rw_catalog", "information_schema", "pg_catalog"):
+        if (
+            not name
+            or name in ctes
+            or table.db in ("rw_catalog", "information_schema", "pg_catalog")
+        ):
             continue
         rel = catalog.relation_by_name(name)
         if rel is None:
@@ -133,7 +153,9 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     node = node.copy()
     items = []
     for e in node.expressions:
-        if isinstance(e, exp.Alias | exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+        if isinstance(e, exp.Alias | exp.Star) or (
+            isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
+        ):
             items.append(e)
         else:
             items.append(exp.alias_(e, output_name(e), quoted=True))

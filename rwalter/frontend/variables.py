@@ -33,23 +33,39 @@ def handle_show(session, node: ast.ShowVariable) -> Result:
     name = _name(node)
     if name.lower() == "all":
         rows = [list(r) for r in session.config.show_all()]
-        return Result(tag="SHOW_VARIABLE", columns=["Name", "Setting", "Description"], rows=rows,
-                      types="TTT", returns_rows=True)
+        return Result(
+            tag="SHOW_VARIABLE",
+            columns=["Name", "Setting", "Description"],
+            rows=rows,
+            types="TTT",
+            returns_rows=True,
+        )
     if name.lower() == "parameters":
         params = SystemParams(session.meta.catalog.system_params())
         rows = [[n, v, d, "t" if m else "f"] for n, v, d, m in params.show_parameters()]
-        return Result(tag="SHOW_VARIABLE", columns=["Name", "Value", "Description", "Mutable"],
-                      rows=rows, types="TTTT", returns_rows=True)
-    return Result(tag="SHOW_VARIABLE", columns=["Name"], rows=[[session.config.get(name)]],
-                  types="T", returns_rows=True)
+        return Result(
+            tag="SHOW_VARIABLE",
+            columns=["Name", "Value", "Description", "Mutable"],
+            rows=rows,
+            types="TTTT",
+            returns_rows=True,
+        )
+    return Result(
+        tag="SHOW_VARIABLE",
+        columns=["Name"],
+        rows=[[session.config.get(name)]],
+        types="T",
+        returns_rows=True,
+    )
 
 
 def handle_alter_system(session, node: ast.AlterSystemSet) -> Result:
     catalog = session.meta.catalog
     defaults = catalog.session_defaults()
     params = SystemParams(catalog.system_params())
-    notices = alter_system(_name(node), node.args["expression"], defaults,
-                           session=session.config, system_params=params)
+    notices = alter_system(
+        _name(node), node.args["expression"], defaults, session=session.config, system_params=params
+    )
     for key, value in defaults.items():
         catalog.set_session_default(key, value)
     for name, value, _desc, _mutable in params.show_parameters():

@@ -234,14 +234,14 @@ class MetaCatalog:
             raise StoreError(f"cannot open the state file {path}: {text}") from None
         except duckdb.Error as exc:
             raise StoreError(f"cannot open the state file {path}: {exc}") from None
-        exists = conn.execute(
-            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'rwmeta' "
-            "AND table_name = 'info'"
-        ).fetchone()[0]
-        if exists:
+        try:  # an existing store answers; a new one has no rwmeta schema yet
             row = conn.execute(
                 "SELECT value FROM rwmeta.info WHERE key = 'format_version'"
             ).fetchone()
+            exists = True
+        except duckdb.CatalogException:
+            row, exists = None, False
+        if exists:
             version = row[0] if row else None
             if version != FORMAT_VERSION:
                 conn.close()
@@ -267,7 +267,10 @@ class MetaCatalog:
             "next_worker_id": "1",
             "parallelism_control_pending": "0",
         }
-        self.conn.executemany("INSERT INTO rwmeta.info VALUES (?, ?)", list(info.items()))
+        self.conn.execute(
+            "INSERT INTO rwmeta.info SELECT unnest(?::VARCHAR[]), unnest(?::VARCHAR[])",
+            [list(info), list(info.values())],
+        )
         self.conn.execute(
             "INSERT INTO rwmeta.databases VALUES (?, 'dev', 'default', 0)", [DEFAULT_DATABASE_ID]
         )

@@ -441,13 +441,11 @@ def install(conn: duckdb.DuckDBPyConnection) -> None:
     ensure(conn, set(), VIEWS)
 
 
-@functools.lru_cache(maxsize=1)
-def _dependencies() -> dict[str, tuple[str, ...]]:
-    """View → the other views its SQL reads (install order)."""
-    return {
-        name: tuple(v for v in VIEWS if v != name and re.search(rf"\b{v}\b", sql))
-        for name, sql in VIEWS.items()
-    }
+@functools.lru_cache(maxsize=None)
+def _dependencies(name: str) -> tuple[str, ...]:
+    """The other views ``name``'s SQL reads (computed on first need, for that view only)."""
+    sql = VIEWS[name]
+    return tuple(v for v in VIEWS if v != name and v in sql and re.search(rf"\b{v}\b", sql))
 
 
 def referenced_views(sql: str) -> list[str]:
@@ -469,7 +467,7 @@ def ensure(conn: duckdb.DuckDBPyConnection, installed: set[str], names: Iterable
     def visit(name: str) -> None:
         if name in installed or name in order:
             return
-        for dep in _dependencies()[name]:
+        for dep in _dependencies(name):
             visit(dep)
         order.append(name)
 
