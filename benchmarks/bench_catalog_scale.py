@@ -48,7 +48,9 @@ def build(pairs: int) -> Session:
         objects = int(c.info("next_object_id"))
         fragments = int(c.info("next_fragment_id")) - 1
         actors = int(c.info("next_actor_id"))
-        ids = ",".join(str(r[0]) for r in c.conn.execute("SELECT id FROM rwmeta.relations").fetchall())
+        ids = ",".join(
+            str(r[0]) for r in c.conn.execute("SELECT id FROM rwmeta.relations").fetchall()
+        )
         c.conn.execute(CLONE_SQL.format(o=objects, f=fragments, a=actors, n=pairs, ids=ids))
         c.set_info("next_object_id", objects * (pairs + 1))
         c.set_info("next_fragment_id", fragments * (pairs + 1) + 1)
@@ -71,20 +73,30 @@ def time_statements(session: Session, statements: list[str], repeat: int) -> flo
 def report(name: str, small: float, large: float, target: float) -> None:
     ratio = large / small
     verdict = "PASS" if ratio <= target else "FAIL"
-    print(f"{name}: small {small * 1e3:.1f} ms, large {large * 1e3:.1f} ms, ratio {ratio:.2f}x "
-          f"(target <= {target}x) {verdict}")
+    print(
+        f"{name}: small {small * 1e3:.1f} ms, large {large * 1e3:.1f} ms, ratio {ratio:.2f}x "
+        f"(target <= {target}x) {verdict}"
+    )
 
 
 def main() -> None:
     create = ["CREATE TABLE x{i} (v int)", "CREATE MATERIALIZED VIEW y{i} AS SELECT * FROM x{i}"]
     small, large = build(10), build(1000)
-    report("CREATE TABLE + MV pair, 2,000 vs 20 objects",
-           time_statements(small, create, 15), time_statements(large, create, 15), 1.5)
+    report(
+        "CREATE TABLE + MV pair, 2,000 vs 20 objects",
+        time_statements(small, create, 15),
+        time_statements(large, create, 15),
+        1.5,
+    )
     # Every run sets another value, so every ALTER changes the layout (no no-op shortcut).
     alter = ["ALTER MATERIALIZED VIEW m SET PARALLELISM = {i}"]
     small, large = build(5), build(5000)
-    report("online ALTER, 10,000 vs 10 jobs over 64 workers",
-           time_statements(small, alter, 20), time_statements(large, alter, 20), 1.5)
+    report(
+        "online ALTER, 10,000 vs 10 jobs over 64 workers",
+        time_statements(small, alter, 20),
+        time_statements(large, alter, 20),
+        1.5,
+    )
 
 
 if __name__ == "__main__":

@@ -441,7 +441,7 @@ def install(conn: duckdb.DuckDBPyConnection) -> None:
     ensure(conn, set(), VIEWS)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _dependencies(name: str) -> tuple[str, ...]:
     """The other views ``name``'s SQL reads (computed on first need, for that view only)."""
     sql = VIEWS[name]

@@ -164,6 +164,8 @@ _STRINGISH = {
     TokenType.HEREDOC_STRING,
     TokenType.UNICODE_STRING,
 }
+
+
 def _is_word_text(text: str) -> bool:
     """A word token's text: a letter/underscore/non-ASCII start, then letters, digits, ``_``,
     ``$`` or non-ASCII, optionally followed by space-separated ASCII words (multi-word keywords).

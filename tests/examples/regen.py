@@ -59,7 +59,7 @@ class Example:
             if not stripped.startswith("--"):
                 break
             if stripped.startswith(HEADER):
-                opts += shlex.split(stripped[len(HEADER):])
+                opts += shlex.split(stripped[len(HEADER) :])
         return opts
 
     def command(self) -> list[str]:
@@ -118,7 +118,9 @@ def diff(expected: str, actual: str, name: str) -> str:
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     prefixes = [a for a in argv if not a.startswith("--")]
-    selected = [e for e in examples() if not prefixes or any(e.name.startswith(p) for p in prefixes)]
+    selected = [
+        e for e in examples() if not prefixes or any(e.name.startswith(p) for p in prefixes)
+    ]
     if not selected:
         print("no example matches", prefixes, file=sys.stderr)
         return 2

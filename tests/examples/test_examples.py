@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-_spec = importlib.util.spec_from_file_location("_rwalter_examples_regen", Path(__file__).with_name("regen.py"))
+_spec = importlib.util.spec_from_file_location(
+    "_rwalter_examples_regen", Path(__file__).with_name("regen.py")
+)
 regen = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = regen
 _spec.loader.exec_module(regen)

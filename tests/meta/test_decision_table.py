@@ -59,7 +59,9 @@ STATEMENTS = {
     "backfill_deferred": "SET BACKFILL_PARALLELISM = 2 DEFERRED",
 }
 
-BLOCKED = "Cannot alter the job {id} because it is blocked by creating unreschedulable backfill jobs"
+BLOCKED = (
+    "Cannot alter the job {id} because it is blocked by creating unreschedulable backfill jobs"
+)
 TARGET = (
     "Cannot alter the job {id} because its creating backfill contains a scan type that does not "
     "support online rescheduling"
@@ -150,6 +152,9 @@ def test_max_parallelism_checked_after_creating_check() -> None:
         r = session.execute("ALTER MATERIALIZED VIEW j SET BACKFILL_PARALLELISM = 8")
         assert r.error.message == TARGET.format(id=job_id)
         r = session.execute("ALTER MATERIALIZED VIEW j SET BACKFILL_PARALLELISM = 8 DEFERRED")
-        assert r.error.message == "specified backfill parallelism 8 should not exceed max parallelism 4"
+        assert (
+            r.error.message
+            == "specified backfill parallelism 8 should not exceed max parallelism 4"
+        )
         r = session.execute("ALTER MATERIALIZED VIEW j SET PARALLELISM = 8 DEFERRED")
         assert r.error.message == "specified parallelism 8 should not exceed max parallelism 4"

@@ -15,8 +15,25 @@ from hypothesis import strategies as st
 from rwalter.meta import scale
 from rwalter.session import Session
 
-VALUES = ["1", "2", "3", "5", "8", "adaptive", "bounded(2)", "bounded(5)", "ratio(0.5)", "0", "DEFAULT"]
-KINDS = {"materialized view": "MATERIALIZED VIEW", "table": "TABLE", "sink": "SINK", "index": "INDEX"}
+VALUES = [
+    "1",
+    "2",
+    "3",
+    "5",
+    "8",
+    "adaptive",
+    "bounded(2)",
+    "bounded(5)",
+    "ratio(0.5)",
+    "0",
+    "DEFAULT",
+]
+KINDS = {
+    "materialized view": "MATERIALIZED VIEW",
+    "table": "TABLE",
+    "sink": "SINK",
+    "index": "INDEX",
+}
 
 
 def relations(session: Session, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -28,7 +45,9 @@ def relations(session: Session, kinds: tuple[str, ...]) -> list[tuple[str, str]]
 
 def check_layout(session: Session, *, exact_counts: bool) -> None:
     catalog = session.meta.catalog
-    frag_ids = [r[0] for r in catalog.conn.execute("SELECT fragment_id FROM rwmeta.fragments").fetchall()]
+    frag_ids = [
+        r[0] for r in catalog.conn.execute("SELECT fragment_id FROM rwmeta.fragments").fetchall()
+    ]
     if not frag_ids:
         return
     frags = {f.fragment_id: f for f in catalog.fragments_by_ids(frag_ids)}
@@ -69,11 +88,32 @@ def scripts(draw: st.DrawFn) -> list[tuple[str, tuple]]:
     for _ in range(draw(st.integers(3, 14))):
         action = draw(
             st.sampled_from(
-                ["table", "mv", "mv", "sink", "index", "alter", "alter", "backfill", "fragment",
-                 "recover", "worker_add", "worker_kill", "worker_restart", "worker_set", "sleep", "wait"]
+                [
+                    "table",
+                    "mv",
+                    "mv",
+                    "sink",
+                    "index",
+                    "alter",
+                    "alter",
+                    "backfill",
+                    "fragment",
+                    "recover",
+                    "worker_add",
+                    "worker_kill",
+                    "worker_restart",
+                    "worker_set",
+                    "sleep",
+                    "wait",
+                ]
             )
         )
-        steps.append((action, (draw(st.integers(0, 10_000)), draw(st.sampled_from(VALUES)), draw(st.booleans()))))
+        steps.append(
+            (
+                action,
+                (draw(st.integers(0, 10_000)), draw(st.sampled_from(VALUES)), draw(st.booleans())),
+            )
+        )
     return steps
 
 
@@ -94,8 +134,11 @@ def run_step(session: Session, action: str, args: tuple, counter: list[int]) -> 
         ex(f"SET streaming_use_snapshot_backfill = {'true' if pick % 3 else 'false'}")
         ex(f"SET backfill_rate_limit = {pick % 4 + 1}")
         if action == "mv":
-            query = [f"SELECT * FROM {up}", f"SELECT v, count(*) AS c FROM {up} GROUP BY v",
-                     f"SELECT count(*) AS c FROM {up}"][pick % 3]
+            query = [
+                f"SELECT * FROM {up}",
+                f"SELECT v, count(*) AS c FROM {up} GROUP BY v",
+                f"SELECT count(*) AS c FROM {up}",
+            ][pick % 3]
             ex(f"CREATE MATERIALIZED VIEW m{n} AS {query}")
         elif action == "sink":
             ex(f"CREATE SINK s{n} AS SELECT * FROM {up} WITH (connector = 'blackhole')")
@@ -109,7 +152,12 @@ def run_step(session: Session, action: str, args: tuple, counter: list[int]) -> 
         clause = "PARALLELISM" if action == "alter" else "BACKFILL_PARALLELISM"
         ex(f"ALTER {KINDS[kind]} {name} SET {clause} = {value}{' DEFERRED' if flag else ''}")
     elif action == "fragment":
-        ids = [r[0] for r in session.meta.catalog.conn.execute("SELECT fragment_id FROM rwmeta.fragments").fetchall()]
+        ids = [
+            r[0]
+            for r in session.meta.catalog.conn.execute(
+                "SELECT fragment_id FROM rwmeta.fragments"
+            ).fetchall()
+        ]
         if ids:
             v = value if value in ("DEFAULT", "adaptive", "0") or value.isdigit() else "2"
             ex(f"ALTER FRAGMENT {ids[pick % len(ids)]} SET PARALLELISM = {v}")
