@@ -6,3 +6,8 @@ node (commit 448c6570, August 2026) and answers as RisingWave would.
 
 __version__ = "0.1.0"
 RISINGWAVE_COMMIT = "448c6570"
+
+
+def version_text() -> str:
+    """What ``rwalter --version`` prints."""
+    return f"rwalter {__version__} (RisingWave {RISINGWAVE_COMMIT})"

@@ -1,6 +1,6 @@
 """``python -m rwalter``: the same entry point as the ``rwalter`` console script."""
 
-from rwalter.cli import main
+from rwalter.entry import main
 
 if __name__ == "__main__":
     main()

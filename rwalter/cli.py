@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 import click
 
-from rwalter import RISINGWAVE_COMMIT, __version__
+from rwalter import __version__, version_text
 
 __all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "cli", "main"]
 
@@ -196,7 +196,7 @@ def _ordered_inputs(
     "-V",
     "--version",
     prog_name="rwalter",
-    message=f"%(prog)s %(version)s (RisingWave {RISINGWAVE_COMMIT})",
+    message=version_text(),
 )
 @click.pass_context
 def cli(
