@@ -1,7 +1,7 @@
 """The ``rwalter`` command: batch runs (``-c``, ``-f``, stdin), the REPL, ``test`` and ``explain``.
 
 Why it exists: this is the outside of rwalter that scripts and CI depend on, so it follows
-/work/shared/spec/cli-contract.md to the letter: ``-c``/``-f`` run in the order given, stdout
+the project's cli-contract.md to the letter: ``-c``/``-f`` run in the order given, stdout
 carries results only, errors/notices go to stderr (inside the records with ``--format jsonl``),
 and the exit code is ``0`` (all statements succeeded), ``1`` (a statement failed), ``2`` (usage:
 unknown option, unreadable file, bad ``--cluster``, a ``--db`` that cannot be opened) or ``130``

@@ -154,15 +154,20 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def run_backslash(session, line: str) -> Result:
+def parse_backslash(line: str) -> tuple[str, list[str]]:
+    """``\\name args...`` -> ``(name, args)``, with shell-like quoting as psql does."""
     text = line.strip()[1:]
     try:
         words = shlex.split(text)
     except ValueError:
         words = text.split()
-    if not words:
+    return (words[0], words[1:]) if words else ("", [])
+
+
+def run_backslash(session, line: str) -> Result:
+    name, args = parse_backslash(line)
+    if not name:
         raise _error("empty backslash command; \\? lists them")
-    name, args = words[0], words[1:]
     command = COMMANDS.get(name)
     if command is None:
         raise _error(f"invalid command \\{name}; \\? lists the commands")

@@ -366,11 +366,6 @@ def command_help() -> list[tuple[str, str]]:
 
 def parse_line(line: str) -> tuple[str, list[str]]:
     """``\\name args...`` -> ``(name, args)`` (shell-like quoting, as psql)."""
-    text = line.strip()[1:]
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        words = text.split()
-    if not words:
-        return "", []
-    return words[0], words[1:]
+    from rwalter.frontend.backslash import parse_backslash
+
+    return parse_backslash(line)
