@@ -87,27 +87,29 @@ def _column_length(count: int) -> int:
 
 
 @lru_cache(maxsize=2048)
-def _cached_actor_column(worker: int, job: int, length: int) -> tuple[bytes, ...]:
+def _cached_actor_column(worker: int, job: int, length: int) -> tuple[int, ...]:
     pack = _ACTOR_INPUT.pack
-    return tuple(pack(a, worker, job) for a in range(length))
+    return tuple(xxh64_intdigest(pack(a, worker, job)) for a in range(length))
 
 
 @lru_cache(maxsize=512)
-def _cached_vnode_column(worker: int, job: int, length: int) -> tuple[bytes, ...]:
+def _cached_vnode_column(worker: int, job: int, length: int) -> tuple[int, ...]:
     pack = _VNODE_INPUT.pack
-    return tuple(pack(v, worker, job) for v in range(length))
+    return tuple(xxh64_intdigest(pack(v, worker, job)) for v in range(length))
 
 
-def _columns(
-    vnode_items: bool, workers: list[int], job: int, count: int
-) -> list[tuple[bytes, ...]]:
-    """Per worker, the hash inputs ``(item, worker, job)`` for items ``0..count`` (or more)."""
+def _columns(vnode_items: bool, workers: list[int], job: int, count: int) -> list[tuple[int, ...]]:
+    """Per worker, the hashes ``H(item, worker, job)`` for items ``0..count`` (or more).
+
+    They depend only on (item, worker, job), so re-rendering a job on the same workers (every
+    ALTER, every recovery) reuses them.
+    """
     length = _column_length(count)
     if length <= _COLUMN_CACHE_LIMIT:
         cached = _cached_vnode_column if vnode_items else _cached_actor_column
         return [cached(w, job, length) for w in workers]
     pack = (_VNODE_INPUT if vnode_items else _ACTOR_INPUT).pack
-    return [tuple(pack(i, w, job) for i in range(count)) for w in workers]
+    return [tuple(xxh64_intdigest(pack(i, w, job)) for i in range(count)) for w in workers]
 
 
 def _remainder_quotas(weights: list[int], item_count: int, tie_inputs: list[bytes]) -> list[int]:
@@ -141,10 +143,9 @@ def _exact_pick(pos: int, columns: list[tuple[bytes, ...]], weights: list[float]
     strict ``<``. Since ``-(ln r)/w == -(ln r / w)`` bit for bit, the smallest key is the first
     largest ``ln(r)/w``, which is what is compared.
     """
-    h = xxh64_intdigest
     log = _log
     inv = _INV_HASH_SPAN
-    scores = [log((h(c[pos]) + 1.0) * inv) / w for c, w in zip(columns, weights, strict=True)]
+    scores = [log((c[pos] + 1.0) * inv) / w for c, w in zip(columns, weights, strict=True)]
     return scores.index(max(scores))
 
 
@@ -158,7 +159,7 @@ def _rendezvous(
 
     For each item (in order) RisingWave picks, among containers still under quota (ascending key
     order), the smallest ``-ln(r)/w`` with ``r = (H(item, container, salt) + 1) / 2^64``; strict
-    ``<`` so the earlier container wins exact ties. ``columns[i][k]`` is the hash input of
+    ``<`` so the earlier container wins exact ties. ``columns[i][k]`` is the hash of
     ``(item k, container i, salt)``. Returns, per container, the items it received, in order.
 
     Fast path with the same result: within a class of equal weight the key is monotone in the
@@ -180,7 +181,6 @@ def _rendezvous(
         if end == len(idx) or weights[idx[end]] != weights[idx[start]]:
             spans.append((start, end, weights[idx[start]]))
             start = end
-    h = xxh64_intdigest
     log = _log
     inv = _INV_HASH_SPAN
 
@@ -193,7 +193,7 @@ def _rendezvous(
             # A single eligible container takes every remaining item (hashes are irrelevant).
             out[idx[0]].extend(range(pos, item_count))
             break
-        hashes = [h(c[pos]) for c in cols]
+        hashes = [c[pos] for c in cols]
         if len(spans) == 1:
             top = max(hashes)
             k = hashes.index(top)
