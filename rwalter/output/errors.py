@@ -52,12 +52,10 @@ def locate(
     """Map ``error.position`` (relative to the statement) onto the input.
 
     The statement starts at ``unit_line``/``unit_col``; a position on its first line is shifted by
-    the statement's column, later lines keep their own column. Without a position the location is
-    the statement's start and there is no caret.
+    the statement's column, later lines keep their own column. Without a position the caret
+    points at the statement's start.
     """
-    if error.position is None:
-        return Location(source, unit_line, unit_col)
-    rel_line, rel_col = error.position
+    rel_line, rel_col = error.position or (1, 1)  # no position: the statement's start
     line = unit_line + rel_line - 1
     col = unit_col + rel_col - 1 if rel_line == 1 else rel_col
     text: str | None = None
@@ -100,7 +98,8 @@ def render_error(
     head, sep, rest = block.partition("ERROR:")
     segs += [(head, None), ("ERROR:", "bold red") if sep else ("", None), (rest, None)]
     hints = [*error.hints, *([explain_hint] if explain_hint else [])]
-    caret = location is not None and location.has_caret
+    # A parse error already carries RisingWave's own ``LINE n:`` caret; one caret is enough.
+    caret = location is not None and location.has_caret and not error.context
     if caret or hints:
         segs.append(("\n", None))
     if caret:
