@@ -82,18 +82,30 @@ def cmd_worker(session, args: list[str]) -> Result:
     meta = session.meta
     if verb == "add" and len(rest) in (1, 2):
         slots = _int(rest[0], "slot count")
-        worker_id = meta.add_worker(slots, rest[1] if len(rest) == 2 else "default")
-        return Result(text=f"compute node {worker_id} joined with {slots} slots\n")
+        worker_id, plan = meta.add_worker(slots, rest[1] if len(rest) == 2 else "default")
+        return _event(f"compute node {worker_id} joined with {_slots(slots)}", plan)
     if verb == "kill" and len(rest) == 1:
-        meta.kill_worker(_worker(session, rest[0]))
-        return Result(text=f"compute node {rest[0]} is down; the cluster recovered\n")
+        plan = meta.kill_worker(_worker(session, rest[0]))
+        return _event(f"compute node {rest[0]} is down; the cluster recovered", plan)
     if verb == "restart" and len(rest) == 1:
-        meta.restart_worker(_worker(session, rest[0]))
-        return Result(text=f"compute node {rest[0]} is running again\n")
+        plan = meta.restart_worker(_worker(session, rest[0]))
+        return _event(f"compute node {rest[0]} is running again", plan)
     if verb == "set" and len(rest) == 2:
-        meta.set_worker_slots(_worker(session, rest[0]), _int(rest[1], "slot count"))
-        return Result(text=f"compute node {rest[0]} now has {rest[1]} slots\n")
+        slots = _int(rest[1], "slot count")
+        plan = meta.set_worker_slots(_worker(session, rest[0]), slots)
+        return _event(f"compute node {rest[0]} now has {_slots(slots)}", plan)
     raise _error("usage: \\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS")
+
+
+def _slots(n: int) -> str:
+    return f"{n} slot" if n == 1 else f"{n} slots"
+
+
+def _event(what: str, plan: dict | None) -> Result:
+    """A cluster event and what the meta node rescheduled in reaction (its plan), if anything."""
+    if plan is None:
+        what += "; no actor changed"
+    return Result(text=what + "\n", plan=plan)
 
 
 def cmd_meta(session, args: list[str]) -> Result:

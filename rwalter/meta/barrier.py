@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 from rwalter.errors import MetaError
 from rwalter.meta import scale
@@ -112,8 +113,11 @@ class Barrier:
             self.catalog.set_info("parallelism_control_pending", 1)
 
     # -- recovery and automatic control -----------------------------------------------------
-    def recover(self) -> None:
-        """Global recovery: every job re-rendered from the catalog, every actor id new."""
+    def recover(self) -> dict[str, Any] | None:
+        """Global recovery: every job re-rendered from the catalog, every actor id new.
+
+        Returns what changed as a plan (``outcome`` ``recovery``).
+        """
         fragment_ids = [
             r[0]
             for r in self.catalog.conn.execute(
@@ -121,20 +125,28 @@ class Barrier:
             ).fetchall()
         ]
         if not fragment_ids:
-            return
+            return None
         ensembles = scale.find_ensembles(self.catalog, fragment_ids)
         renderer = scale.Renderer(self.catalog)
         if not renderer.live:
             self.catalog.replace_actors(fragment_ids, [])
-            return
+            return None
         rendering = renderer.render(ensembles)
+        old: dict[int, list] = {}
+        for a in self.catalog.actors_of(fragment_ids):
+            old.setdefault(a.fragment_id, []).append(a)
         new = scale.materialize(self.catalog, rendering)
         self.catalog.replace_actors(fragment_ids, [a for acts in new.values() for a in acts])
+        return scale.merge_plans([scale.build_plan(self.catalog, rendering, old, new)], "recovery")
 
-    def trigger_parallelism_control(self) -> bool:
-        """One automatic pass over every job not blocked; True when nothing stayed blocked."""
+    def trigger_parallelism_control(self) -> dict[str, Any] | None:
+        """One automatic pass over every job not blocked; returns what it changed as one plan.
+
+        Jobs that stay blocked (or fail at barrier time) leave the pass pending: it runs again
+        at later barriers, as the monitor's ``should_trigger`` does (``stream/scale.rs:1365-1502``).
+        """
         if not self.auto_control():
-            return True
+            return None
         creating = self.catalog.creating_job_ids()
         blocked = (
             self.streams.collect_reschedule_blocked_jobs_for_creating_jobs(creating, True)
@@ -142,16 +154,17 @@ class Barrier:
             else set()
         )
         done = True
+        plans = []
         for job in self.catalog.jobs():
             if job.job_id in blocked:
                 done = False
                 continue
             try:
-                self.streams.apply_jobs([job.job_id])
+                plans.append(self.streams.apply_jobs([job.job_id]))
             except MetaError:
                 done = False
         self.catalog.set_info("parallelism_control_pending", 0 if done else 1)
-        return done
+        return scale.merge_plans(plans, "automatic parallelism control")
 
     def run_pending_control(self) -> None:
         if self.catalog.info("parallelism_control_pending") == "1":

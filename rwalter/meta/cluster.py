@@ -75,14 +75,17 @@ def _compute_worker(worker_id: int, node: NodeSpec, now_ms: int) -> Worker:
     )
 
 
+# The frontend and the meta node, with ids out of the compute nodes' way so that a node added
+# later gets the next id after the last compute node (cli-contract.md).
+SERVICE_NODES = ((1_000_001, FRONTEND, "frontend", 4566), (1_000_002, META, "meta", 5690))
+
+
 def bootstrap_cluster(catalog: MetaCatalog, nodes: list[NodeSpec]) -> None:
     """Register the compute nodes (ids 1..N), then one frontend and one meta node."""
     for node in nodes:
         catalog.insert_worker(_compute_worker(catalog.next_ids("worker"), node, 0))
-    for wtype, host, port in ((FRONTEND, "frontend", 4566), (META, "meta", 5690)):
-        catalog.insert_worker(
-            Worker(catalog.next_ids("worker"), host, port, wtype, "RUNNING", 0, "", False, False, 0)
-        )
+    for worker_id, wtype, host, port in SERVICE_NODES:
+        catalog.insert_worker(Worker(worker_id, host, port, wtype, "RUNNING", 0, "", False, False, 0))
 
 
 def add_worker(catalog: MetaCatalog, slots: int, group: str = DEFAULT_GROUP) -> int:

@@ -243,25 +243,27 @@ class MetaNode:
         return cancelled
 
     # -- cluster -----------------------------------------------------------------------------
-    def recover(self) -> None:
-        self.barrier.recover()
+    # Each cluster event returns what the meta node rescheduled in reaction, as one plan.
+    def recover(self) -> dict[str, Any] | None:
+        return self.barrier.recover()
 
-    def add_worker(self, slots: int, group: str) -> int:
+    def add_worker(self, slots: int, group: str) -> tuple[int, dict[str, Any] | None]:
+        """A compute node joins: automatic parallelism control (``stream/scale.rs:1365-1502``)."""
         worker_id = add_worker(self.catalog, slots, group)
-        self.barrier.trigger_parallelism_control()
-        return worker_id
+        return worker_id, self.barrier.trigger_parallelism_control()
 
-    def kill_worker(self, worker_id: int) -> None:
+    def kill_worker(self, worker_id: int) -> dict[str, Any] | None:
+        """A compute node dies: recovery re-renders every job on the live nodes."""
         self.catalog.update_worker(worker_id, state="DOWN")
-        self.barrier.recover()
+        return self.barrier.recover()
 
-    def restart_worker(self, worker_id: int) -> None:
+    def restart_worker(self, worker_id: int) -> dict[str, Any] | None:
         self.catalog.update_worker(worker_id, state="RUNNING", started_at_ms=self.catalog.clock_ms)
-        self.barrier.trigger_parallelism_control()
+        return self.barrier.trigger_parallelism_control()
 
-    def set_worker_slots(self, worker_id: int, slots: int) -> None:
+    def set_worker_slots(self, worker_id: int, slots: int) -> dict[str, Any] | None:
         self.catalog.update_worker(worker_id, parallelism=slots)
-        self.barrier.trigger_parallelism_control()
+        return self.barrier.trigger_parallelism_control()
 
 
 # Fragment flag -> name of the rate-limited node it marks (``rw_rate_limit.rs:23-45``, node names

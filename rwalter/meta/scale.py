@@ -293,3 +293,17 @@ def neighbour_fragments(catalog: MetaCatalog, fragment_ids: Sequence[int]) -> se
         out.add(s)
         out.add(t)
     return out
+
+
+def merge_plans(plans: list[dict[str, Any] | None], outcome: str) -> dict[str, Any] | None:
+    """One plan for several reschedules of one event (a worker joining, a recovery)."""
+    plans = [p for p in plans if p]
+    if not plans:
+        return None
+    keys = ("fragments", "actors_removed", "actors_added", "vnodes_moved")
+    return {
+        "outcome": outcome,
+        "jobs": sorted({j for p in plans for j in p["jobs"]}),
+        "fragments": [f for p in plans for f in p["fragments"]],
+        "summary": {k: sum(p["summary"][k] for p in plans) for k in keys},
+    }
