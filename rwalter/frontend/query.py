@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import re
 
 import duckdb
 from sqlglot import exp
 
 from rwalter.errors import QUERY, RwError, catalog_error
 from rwalter.result import Result
-from rwalter.sql.dialect import transpile_query
+from rwalter.sql.dialect import to_sql, transpile_query
 
 # DML statement class → (tag word).
 DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
@@ -93,6 +94,37 @@ def duck_error(exc: Exception) -> RwError:
     return RwError([text], QUERY)
 
 
+_MISSING_COLUMN = re.compile(
+    r'Referenced column "([^"]+)" not found|does not have a column named "([^"]+)"'
+)
+
+
+def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
+    """DuckDB's unknown-column error as RisingWave's binder reports it.
+
+    ``Failed to bind expression: <the select item / condition>`` over
+    ``Item not found: Invalid column: <name>`` (``binder/expr/column.rs:98``, shape pinned by
+    ``e2e_test/error_ui/simple/main.slt:36-44``).
+    """
+    m = _MISSING_COLUMN.search(str(exc))
+    if m is None or not isinstance(node, exp.Select):
+        return None
+    name = m.group(1) or m.group(2)
+    parts = [*node.expressions]
+    for key in ("where", "group", "having", "order"):
+        clause = node.args.get(key)
+        if clause is not None:
+            parts.extend(clause.expressions if key in ("group", "order") else [clause.this])
+    for part in parts:
+        bare = part.this if isinstance(part, exp.Alias | exp.Ordered) else part
+        if any(c.name == name for c in bare.find_all(exp.Column)):
+            return RwError(
+                [f"Failed to bind expression: {to_sql(bare)}", f"Item not found: Invalid column: {name}"],
+                QUERY,
+            )
+    return None
+
+
 def run_duck(session, sql: str) -> Result:
     """Run DuckDB SQL and shape the rows as psql text."""
     session.meta.catalog.ensure_views(sql)
@@ -165,7 +197,10 @@ def name_columns(node: exp.Expression) -> exp.Expression:
 
 def handle_query(session, node: exp.Expression) -> Result:
     check_visible(session, node)
-    result = run_duck(session, transpile_query(name_columns(node)))
+    try:
+        result = run_duck(session, transpile_query(name_columns(node)))
+    except RwError as err:
+        raise bind_error(err, node) or err from None
     result.tag = "SELECT"
     return result
 
