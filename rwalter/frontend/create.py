@@ -179,8 +179,11 @@ def submit(
     background: bool,
     options: dict[str, str] | None = None,
     target_id: int | None = None,
-) -> int:
-    """Resolve parallelism and rate limits, create the job, wait if foreground."""
+) -> tuple[int, list[str]]:
+    """Resolve parallelism and rate limits, create the job, wait if foreground.
+
+    Returns the job id and the long-running notice, if the wait was long enough for one.
+    """
     options = options or {}
     cfg = session.config
     policy = values.resolve_create_parallelism(cfg, kind)
@@ -216,10 +219,32 @@ def submit(
         resource_group=options.get("resource_group"),
         rate_limits=limits,
     )
+    started = session.meta.catalog.clock_ms
     job_id = session.meta.create_streaming_job(spec, rel, rows)
     if not background:
         session.meta.wait_job(job_id)
-    return job_id
+    return job_id, long_running_notice(session, kind, session.meta.catalog.clock_ms - started)
+
+
+# CREATEs the frontend wraps in ``execute_with_long_running_notification`` with the
+# ``MonitorBackfillJob`` action (``handler/create_mv.rs:321``, ``create_index.rs:710``).
+MONITORED_CREATES = {"materialized view": "CREATE MATERIALIZED VIEW", "index": "CREATE INDEX"}
+
+
+def long_running_notice(session, kind: str, elapsed_ms: int) -> list[str]:
+    """The notice a foreground CREATE sends once it has run ``slow_ddl_notification_secs``
+    (``src/frontend/src/handler/util.rs:413-470``); 0 disables it."""
+    secs = int(session.config.get("slow_ddl_notification_secs"))
+    operation = MONITORED_CREATES.get(kind)
+    if operation is None or secs == 0 or elapsed_ms <= secs * 1000:
+        return []
+    return [
+        f"{operation} has taken more than {secs} secs, barrier latency might be high. Please "
+        "check barrier latency metrics to confirm.\n"
+        "You can also run SHOW JOBS to track the progress of the job.\n"
+        "See: https://docs.risingwave.com/performance/metrics#barrier-monitoring and "
+        "https://docs.risingwave.com/sql/commands/sql-show-jobs"
+    ]
 
 
 def _background(session, graph) -> bool:
@@ -295,7 +320,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     session.meta.catalog.conn.execute(
         f"CREATE VIEW main.{q(name)} AS {transpile_query(name_columns(query))}"
     )
-    submit(
+    _, notices = submit(
         session,
         rel,
         graph,
@@ -304,7 +329,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         background=background,
         options=options,
     )
-    return Result(tag="CREATE_MATERIALIZED_VIEW", notices=list(graph.notices))
+    return Result(tag="CREATE_MATERIALIZED_VIEW", notices=[*graph.notices, *notices])
 
 
 @creates("CREATE_SINK")
@@ -369,8 +394,10 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     rel = new_relation(name, "index", _definition(session, node), graph, target_id=table.id)
     background = _background(session, graph)
     rel.background = background
-    submit(session, rel, graph, "index", rel.definition, background=background, target_id=table.id)
-    return Result(tag="CREATE_INDEX")
+    _, notices = submit(
+        session, rel, graph, "index", rel.definition, background=background, target_id=table.id
+    )
+    return Result(tag="CREATE_INDEX", notices=notices)
 
 
 @creates("CREATE_SOURCE")
