@@ -1,0 +1,394 @@
+"""CREATE TABLE / SOURCE / MATERIALIZED VIEW / VIEW / SINK / INDEX / DATABASE and DROP; queries
+inside them are handed to sqlglot's parser, never to its Command fallback.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from sqlglot import exp
+from sqlglot.tokens import Token, TokenType
+
+from rwalter.sql import ast
+from rwalter.sql.dialect.alter import _RG, _command
+from rwalter.sql.dialect.cursor import _PARSER, _Cursor, _is_word
+from rwalter.sql.dialect.errors import _Fail
+from rwalter.sql.dialect.values import _literal_item, _render_literal, _set_value
+
+# --------------------------------------------------------------------------------------------
+# DDL
+# --------------------------------------------------------------------------------------------
+
+_QUERY_START = {TokenType.SELECT, TokenType.WITH, TokenType.VALUES, TokenType.L_PAREN}
+
+
+def _if_not_exists(c: _Cursor) -> bool:
+    return c.words("IF", "NOT", "EXISTS")
+
+
+def _sub_query(c: _Cursor, stop: Callable[[int], bool] | None = None) -> exp.Expression:
+    """A query from the cursor up to the end (or the first index where ``stop`` is true)."""
+    t = c.peek()
+    if t is None or t.token_type not in _QUERY_START:
+        raise c.fail("SELECT, VALUES, or a subquery in the query body")
+    end = c.n
+    if stop is not None:
+        depth = 0
+        for j in range(c.i, c.n):
+            tt = c.toks[j].token_type
+            if tt == TokenType.L_PAREN:
+                depth += 1
+            elif tt == TokenType.R_PAREN:
+                depth -= 1
+            elif depth == 0 and stop(j):
+                end = j
+                break
+    node = _sqlglot_parse(c, c.i, end)
+    if not isinstance(node, exp.Query):
+        raise c.fail_at("expected a query", t)
+    c.i = end
+    return node
+
+
+def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
+    """Parse ``toks[i:j]`` with sqlglot (errors carry source offsets via ``raise_error``)."""
+    toks = c.toks[i:j]
+    try:
+        result = _PARSER.parse(toks, c.sql)
+    except _Fail as e:
+        raise _Fail(_sqlglot_message(c, e.message, e.offset, j), e.offset) from None
+    nodes = [n for n in result if n is not None]
+    if len(nodes) != 1:
+        raise c.fail_at("expected a query", toks[0] if toks else None)
+    return nodes[0]
+
+
+_SQLGLOT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^Expecting (.+)$"), "expected {0}"),
+    (re.compile(r"^Expected (.+?) but got"), "expected {0}"),
+    (re.compile(r"^Required keyword: .* missing"), "expected an expression"),
+    (re.compile(r"^Invalid expression / Unexpected token"), "expected end of statement"),
+    (re.compile(r"^Expected CTE to have alias"), "expected identifier"),
+)
+
+
+def _sqlglot_message(c: _Cursor, message: str, offset: int | None, end: int) -> str:
+    """Reword a sqlglot error as RisingWave's ``expected ..., found: <token>``."""
+    tok = None
+    if offset is not None:
+        for t in c.toks:
+            if t.start == offset:
+                tok = t
+                break
+    if tok is None and end < len(c.toks):
+        tok = c.toks[end]
+    found = c.display(tok)
+    for pattern, template in _SQLGLOT_REWRITES:
+        m = pattern.match(message)
+        if m:
+            return template.format(*m.groups()) + f", found: {found}"
+    return f"syntax error at or near {found}"
+
+
+def _with_options(c: _Cursor) -> list[ast.WithOption]:
+    """``WITH ( key[.key...] = value, ... )`` (``parse_with_properties``)."""
+    if not c.tok(TokenType.L_PAREN):
+        raise c.fail("(")
+    opts: list[ast.WithOption] = []
+    if c.tok(TokenType.R_PAREN):
+        return opts
+    while True:
+        key = [_real(c.identifier())]
+        while c.tok(TokenType.DOT):
+            key.append(_real(c.identifier()))
+        if not c.tok(TokenType.EQ):
+            raise c.fail("=")
+        t = c.peek()
+        lit = _literal_item(c)
+        if lit is not None:
+            quoted = lit.kind == "string"
+            value = _render_literal(lit) if lit.kind == "double_quoted" else lit.text
+        elif t is not None and _is_word(t):
+            c.i += 1
+            value, quoted = t.text, False
+            if value.upper() == "SECRET":
+                value = "secret " + c.identifier().name
+        else:
+            raise c.fail("a value")
+        opts.append(ast.WithOption(this=".".join(key), expression=value, quoted=quoted))
+        if c.tok(TokenType.COMMA):
+            continue
+        if c.tok(TokenType.R_PAREN):
+            return opts
+        raise c.fail("',' or ')' after option definition")
+
+
+def _format_encode(c: _Cursor, node: exp.Expression) -> None:
+    if c.words("FORMAT"):
+        node.set("format", c.identifier().name.upper())
+        if not c.words("ENCODE"):
+            raise c.fail("ENCODE")
+        node.set("encode", c.identifier().name.upper())
+        if c.is_type(TokenType.L_PAREN):
+            node.set("encode_options", _with_options(c))
+
+
+_COLUMN_CONSTRAINT_WORDS = {"PRIMARY", "NOT", "NULL", "DEFAULT", "UNIQUE", "CHECK", "REFERENCES",
+                            "CONSTRAINT", "COLLATE", "GENERATED", "PRIMARY KEY", "AS"}  # fmt: skip
+
+
+def _column_def(c: _Cursor) -> ast.ColumnDef:
+    name = c.identifier()
+    start = c.i
+    depth = 0
+    while not c.at_end():
+        t = c.peek()
+        assert t is not None
+        tt = t.token_type
+        if depth == 0 and (
+            tt in (TokenType.COMMA, TokenType.R_PAREN) or c.word() in _COLUMN_CONSTRAINT_WORDS
+        ):
+            break
+        if tt in (TokenType.L_PAREN, TokenType.LT, TokenType.L_BRACKET):
+            depth += 1
+        elif tt in (TokenType.R_PAREN, TokenType.GT, TokenType.R_BRACKET):
+            depth -= 1
+        c.i += 1
+    if c.i == start:
+        raise c.fail("a data type name")
+    first, last = c.toks[start], c.toks[c.i - 1]
+    type_text = " ".join(c.sql[first.start : last.end + 1].split())
+    primary = False
+    while True:
+        if c.words("PRIMARY", "KEY"):
+            primary = True
+        elif c.words("NOT", "NULL") or c.words("NULL"):
+            pass
+        else:
+            break
+    return ast.ColumnDef(this=_real(name), kind=type_text, primary_key=primary or None)
+
+
+def _real(ident: exp.Identifier) -> str:
+    """RisingWave's ``real_value``: unquoted names fold to lowercase."""
+    return ident.name if ident.args.get("quoted") else ident.name.lower()
+
+
+def _name_list(c: _Cursor) -> list[str]:
+    if not c.tok(TokenType.L_PAREN):
+        raise c.fail("(")
+    names = [_real(c.identifier())]
+    while c.tok(TokenType.COMMA):
+        names.append(_real(c.identifier()))
+    if not c.tok(TokenType.R_PAREN):
+        raise c.fail(")")
+    return names
+
+
+def _columns(c: _Cursor, node: exp.Expression) -> None:
+    """``( column_def | PRIMARY KEY (cols) , ... )``."""
+    if not c.tok(TokenType.L_PAREN):
+        return
+    cols: list[ast.ColumnDef] = []
+    pk: list[str] = []
+    if not c.tok(TokenType.R_PAREN):
+        while True:
+            if c.words("CONSTRAINT"):
+                c.identifier()
+                if not c.words("PRIMARY", "KEY"):
+                    raise c.fail("PRIMARY")
+                pk = _name_list(c)
+            elif c.words("PRIMARY", "KEY"):
+                pk = _name_list(c)
+            else:
+                cols.append(_column_def(c))
+            if c.tok(TokenType.COMMA):
+                continue
+            if c.tok(TokenType.R_PAREN):
+                break
+            raise c.fail("',' or ')' after column definition")
+    if not pk:
+        pk = [col.name for col in cols if col.args.get("primary_key")]
+    node.set("expressions", cols)
+    if pk:
+        node.set("primary_key", pk)
+
+
+def _create_table(c: _Cursor) -> exp.Expression:
+    node = ast.CreateTable(exists=_if_not_exists(c) or None, this=c.object_name())
+    _columns(c, node)
+    if c.words("APPEND", "ONLY"):
+        node.set("append_only", True)
+    if c.words("WITH"):
+        node.set("options", _with_options(c))
+    _format_encode(c, node)
+    if c.words("AS"):
+        node.set("query", _sub_query(c))
+    return node
+
+
+def _create_source(c: _Cursor) -> exp.Expression:
+    node = ast.CreateSource(exists=_if_not_exists(c) or None, this=c.object_name())
+    _columns(c, node)
+    if c.words("WITH"):
+        node.set("options", _with_options(c))
+    _format_encode(c, node)
+    return node
+
+
+def _create_mv(c: _Cursor) -> exp.Expression:
+    exists = _if_not_exists(c)
+    name = c.object_name()
+    node = ast.CreateMaterializedView(exists=exists or None, this=name)
+    if c.words("WITH"):
+        node.set("options", _with_options(c))
+    if not c.words("AS"):
+        raise c.fail("AS")
+    node.set("query", _sub_query(c))
+    return node
+
+
+def _create_view(c: _Cursor) -> exp.Expression:
+    exists = _if_not_exists(c)
+    node = ast.CreateView(exists=exists or None, this=c.object_name())
+    if not c.words("AS"):
+        raise c.fail("AS")
+    node.set("query", _sub_query(c))
+    return node
+
+
+def _sink_query_stop(c: _Cursor) -> Callable[[int], bool]:
+    def stop(j: int) -> bool:
+        t = c.toks[j]
+        nxt = c.toks[j + 1] if j + 1 < c.n else None
+        if (
+            t.token_type == TokenType.WITH
+            and nxt is not None
+            and nxt.token_type == TokenType.L_PAREN
+        ):
+            return True
+        return _is_word(t) and t.text.upper() == "FORMAT"
+
+    return stop
+
+
+def _create_sink(c: _Cursor) -> exp.Expression:
+    node = ast.CreateSink(exists=_if_not_exists(c) or None, this=c.object_name())
+    if c.words("INTO"):
+        node.set("into", c.object_name())
+    if c.words("FROM"):
+        node.set("from_", c.object_name())
+    elif c.words("AS"):
+        node.set("query", _sub_query(c, _sink_query_stop(c)))
+    else:
+        raise c.fail("FROM or AS after CREATE SINK sink_name")
+    if c.words("WITH"):
+        node.set("options", _with_options(c))
+    _format_encode(c, node)
+    return node
+
+
+def _create_index(c: _Cursor) -> exp.Expression:
+    exists = _if_not_exists(c)
+    name = c.object_name()
+    if not c.words("ON"):
+        raise c.fail("ON")
+    table = c.object_name()
+    if not c.tok(TokenType.L_PAREN):
+        raise c.fail("(")
+    cols: list[exp.Expression] = []
+    while True:
+        col = exp.column(c.identifier())
+        desc = c.one_of("ASC", "DESC") == "DESC"
+        cols.append(exp.Ordered(this=col, desc=desc))
+        if c.tok(TokenType.COMMA):
+            continue
+        if c.tok(TokenType.R_PAREN):
+            break
+        raise c.fail(")")
+    node = ast.CreateIndex(exists=exists or None, this=name, table=table, expressions=cols)
+    if c.words("INCLUDE"):
+        node.set("include", [exp.column(n) for n in _name_list(c)])
+    if c.words("DISTRIBUTED", "BY"):
+        node.set("distributed_by", [exp.column(n) for n in _name_list(c)])
+    return node
+
+
+def _create_database(c: _Cursor) -> exp.Expression:
+    exists = _if_not_exists(c)
+    node = ast.CreateDatabase(exists=exists or None, this=c.object_name())
+    c.words("WITH")
+    if c.words(_RG):
+        c.tok(TokenType.EQ)
+        node.set("resource_group", _set_value(c))
+    return node
+
+
+_CREATE_KINDS: tuple[tuple[tuple[str, ...], Callable[[_Cursor], exp.Expression] | None], ...] = (
+    (("TABLE",), _create_table),
+    (("VIEW",), _create_view),
+    (("MATERIALIZED", "VIEW"), _create_mv),
+    (("MATERIALIZED", "SOURCE"), _create_source),
+    (("SOURCE",), _create_source),
+    (("SINK",), _create_sink),
+    (("SUBSCRIPTION",), None),
+    (("CONNECTION",), None),
+    (("FUNCTION",), None),
+    (("AGGREGATE",), None),
+    (("INDEX",), _create_index),
+    (("UNIQUE", "INDEX"), _create_index),
+    (("SCHEMA",), None),
+    (("DATABASE",), _create_database),
+    (("USER",), None),
+    (("SECRET",), None),
+)
+
+
+def _parse_create(c: _Cursor, start_tok: Token) -> exp.Expression:
+    """``parse_create`` (``parser.rs:1956-2002``)."""
+    if c.words("OR", "REPLACE") or c.one_of("TEMP", "TEMPORARY"):
+        return _command(c, start_tok)
+    for words, fn in _CREATE_KINDS:
+        if c.words(*words):
+            return _command(c, start_tok) if fn is None else fn(c)
+    raise c.fail("an object type after CREATE")
+
+
+_DROP_KINDS = {
+    ("TABLE",): ast.TABLE,
+    ("VIEW",): ast.VIEW,
+    ("INDEX",): ast.INDEX,
+    ("MATERIALIZED", "VIEW"): ast.MATERIALIZED_VIEW,
+    ("SOURCE",): ast.SOURCE,
+    ("SINK",): ast.SINK,
+    ("SUBSCRIPTION",): None,
+    ("SCHEMA",): None,
+    ("DATABASE",): ast.DATABASE,
+    ("USER",): None,
+    ("SECRET",): None,
+    ("CONNECTION",): None,
+}
+
+
+def _parse_drop(c: _Cursor, start_tok: Token) -> exp.Expression:
+    """``parse_drop`` / ``DropStatement::parse_to`` (``ast/statement.rs:1295-1308``): one name."""
+    if c.words("FUNCTION") or c.words("AGGREGATE"):
+        return _command(c, start_tok)
+    for words, kind in _DROP_KINDS.items():
+        if c.words(*words):
+            if kind is None:
+                return _command(c, start_tok)
+            exists = c.words("IF", "EXISTS")
+            name = c.object_name()
+            mode = c.one_of("CASCADE", "RESTRICT")
+            return ast.DropObject(
+                kind=kind,
+                expressions=[name],
+                exists=exists or None,
+                cascade=mode == "CASCADE" or None,
+            )
+    raise c.fail(
+        "TABLE, VIEW, INDEX, MATERIALIZED VIEW, SOURCE, SINK, SUBSCRIPTION, SCHEMA, DATABASE, "
+        "USER, SECRET or CONNECTION after DROP"
+    )

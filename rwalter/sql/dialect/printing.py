@@ -1,0 +1,265 @@
+"""Printing nodes back the way RisingWave prints them (the ``Display`` impls of
+``src/sqlparser/src/ast/ddl.rs`` and ``ast/mod.rs``), registered through ``Generator.TRANSFORMS``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from rwalter.sql import ast
+from rwalter.sql.dialect.cursor import RWalter
+from rwalter.sql.dialect.dispatch import parse_statement
+from rwalter.sql.dialect.values import _render_literal
+
+# --------------------------------------------------------------------------------------------
+# Printing (RisingWave's Display impls)
+# --------------------------------------------------------------------------------------------
+
+
+def _ident_sql(ident: exp.Expression | None) -> str:
+    if ident is None:
+        return ""
+    if isinstance(ident, exp.Identifier):
+        if ident.args.get("quoted"):
+            return '"' + ident.name.replace('"', '""') + '"'
+        return ident.name
+    if isinstance(ident, exp.Dot):
+        return ".".join(_ident_sql(p) for p in ident.flatten())
+    return ident.sql(dialect=RWalter)
+
+
+def _name_sql(table: exp.Expression) -> str:
+    if isinstance(table, exp.Table):
+        parts = [table.args.get("catalog"), table.args.get("db"), table.this]
+        return ".".join(_ident_sql(p) for p in parts if p is not None)
+    return _ident_sql(table)
+
+
+def _item_sql(item: ast.SetValueItem) -> str:
+    if item.kind == "ident" and item.args.get("quoted"):
+        return '"' + item.text.replace('"', '""') + '"'
+    return _render_literal(item)
+
+
+def _value_sql(value: ast.SetVariableValue) -> str:
+    if value.is_default:
+        return "DEFAULT"
+    return ", ".join(_item_sql(i) for i in value.items)
+
+
+def _deferred(node: exp.Expression) -> str:
+    return " DEFERRED" if node.args.get("deferred") else ""
+
+
+def _g_alter_parallelism(_g: object, e: ast.AlterParallelism) -> str:
+    what = "BACKFILL_PARALLELISM" if e.args.get("backfill") else "PARALLELISM"
+    return (
+        f"ALTER {e.args['kind']} {_name_sql(e.this)} SET {what} TO "
+        f"{_value_sql(e.expression)}{_deferred(e)}"
+    )
+
+
+def _ids_sql(ids: list[exp.Expression]) -> str:
+    return ", ".join(i.name for i in ids)
+
+
+def _g_alter_fragment(_g: object, e: ast.AlterFragmentParallelism) -> str:
+    return f"ALTER FRAGMENT {_ids_sql(e.expressions)} SET PARALLELISM TO {_value_sql(e.expression)}"
+
+
+def _g_alter_resource_group(_g: object, e: ast.AlterResourceGroup) -> str:
+    head = f"ALTER {e.args['kind']} {_name_sql(e.this)}"
+    value = e.args.get("expression")
+    if value is None:
+        return f"{head} RESET RESOURCE_GROUP{_deferred(e)}"
+    return f"{head} SET RESOURCE_GROUP TO {_value_sql(value)}{_deferred(e)}"
+
+
+def _g_alter_rate_limit(_g: object, e: ast.AlterRateLimit) -> str:
+    target = _ids_sql(e.expressions) if e.args["kind"] == ast.FRAGMENT else _name_sql(e.this)
+    return f"ALTER {e.args['kind']} {target} SET {e.args['rate_type']} TO {e.args['value']}"
+
+
+def _g_options(opts: list[ast.WithOption] | None) -> str:
+    def one(o: ast.WithOption) -> str:
+        v = o.args["expression"]
+        if o.args.get("quoted"):
+            v = "'" + str(v).replace("'", "''") + "'"
+        return f"{'.'.join(_quote_name(k) for k in o.name.split('.'))} = {v}"
+
+    return "(" + ", ".join(one(o) for o in opts or []) + ")"
+
+
+def _g_format(e: exp.Expression) -> str:
+    if not e.args.get("format"):
+        return ""
+    s = f" FORMAT {e.args['format']} ENCODE {e.args['encode']}"
+    if e.args.get("encode_options"):
+        s += " " + _g_options(e.args["encode_options"])
+    return s
+
+
+def _g_query(q: exp.Expression) -> str:
+    return q.sql(dialect=RWalter)
+
+
+def _ine(e: exp.Expression) -> str:
+    return "IF NOT EXISTS " if e.args.get("exists") else ""
+
+
+def _quote_name(name: str) -> str:
+    return name if re.fullmatch(r"[a-z_][a-z0-9_$]*", name) else '"' + name.replace('"', '""') + '"'
+
+
+def _g_columns(e: exp.Expression) -> str:
+    cols = [f"{_quote_name(c.name)} {c.args['kind'].upper()}" for c in e.expressions]
+    pk = e.args.get("primary_key")
+    if pk:
+        cols.append("PRIMARY KEY (" + ", ".join(_quote_name(n) for n in pk) + ")")
+    return " (" + ", ".join(cols) + ")" if e.args.get("expressions") is not None else ""
+
+
+def _g_create_table(_g: object, e: ast.CreateTable) -> str:
+    s = f"CREATE TABLE {_ine(e)}{_name_sql(e.this)}{_g_columns(e)}"
+    if e.args.get("append_only"):
+        s += " APPEND ONLY"
+    if e.args.get("options") is not None:
+        s += " WITH " + _g_options(e.args["options"])
+    s += _g_format(e)
+    if e.args.get("query") is not None:
+        s += " AS " + _g_query(e.args["query"])
+    return s
+
+
+def _g_create_source(_g: object, e: ast.CreateSource) -> str:
+    s = f"CREATE SOURCE {_ine(e)}{_name_sql(e.this)}{_g_columns(e)}"
+    if e.args.get("options") is not None:
+        s += " WITH " + _g_options(e.args["options"])
+    return s + _g_format(e)
+
+
+def _g_create_mv(_g: object, e: ast.CreateMaterializedView) -> str:
+    s = f"CREATE MATERIALIZED VIEW {_ine(e)}{_name_sql(e.this)}"
+    if e.args.get("options") is not None:
+        s += " WITH " + _g_options(e.args["options"])
+    return s + " AS " + _g_query(e.args["query"])
+
+
+def _g_create_view(_g: object, e: ast.CreateView) -> str:
+    return f"CREATE VIEW {_ine(e)}{_name_sql(e.this)} AS {_g_query(e.args['query'])}"
+
+
+def _g_create_sink(_g: object, e: ast.CreateSink) -> str:
+    s = f"CREATE SINK {_ine(e)}{_name_sql(e.this)}"
+    if e.args.get("into") is not None:
+        s += f" INTO {_name_sql(e.args['into'])}"
+    if e.args.get("from_") is not None:
+        s += f" FROM {_name_sql(e.args['from_'])}"
+    else:
+        s += " AS " + _g_query(e.args["query"])
+    if e.args.get("options") is not None:
+        s += " WITH " + _g_options(e.args["options"])
+    return s + _g_format(e)
+
+
+def _g_create_index(_g: object, e: ast.CreateIndex) -> str:
+    cols = ", ".join(
+        _ident_sql(o.this.this) + (" DESC" if o.args.get("desc") else "") for o in e.expressions
+    )
+    s = f"CREATE INDEX {_ine(e)}{_name_sql(e.this)} ON {_name_sql(e.args['table'])}({cols})"
+    if e.args.get("include"):
+        s += " INCLUDE(" + ", ".join(_ident_sql(x.this) for x in e.args["include"]) + ")"
+    if e.args.get("distributed_by"):
+        s += (
+            " DISTRIBUTED BY("
+            + ", ".join(_ident_sql(x.this) for x in e.args["distributed_by"])
+            + ")"
+        )
+    return s
+
+
+def _g_create_database(_g: object, e: ast.CreateDatabase) -> str:
+    s = f"CREATE DATABASE {_ine(e)}{_name_sql(e.this)}"
+    if e.args.get("resource_group") is not None:
+        s += f" RESOURCE_GROUP = {_value_sql(e.args['resource_group'])}"
+    return s
+
+
+def _g_drop(_g: object, e: ast.DropObject) -> str:
+    s = f"DROP {e.args['kind']} "
+    if e.args.get("exists"):
+        s += "IF EXISTS "
+    s += ", ".join(_name_sql(t) for t in e.expressions)
+    return s + (" CASCADE" if e.args.get("cascade") else "")
+
+
+def _var_name(e: exp.Expression) -> str:
+    return '"' + e.name.replace('"', '""') + '"' if e.args.get("quoted") else e.name
+
+
+def _g_set(_g: object, e: ast.SetVariable) -> str:
+    local = "LOCAL " if e.args.get("local") else ""
+    return f"SET {local}{_var_name(e)} = {_value_sql(e.expression)}"
+
+
+def _g_wait(_g: object, e: ast.Wait) -> str:
+    if e.args.get("kind"):
+        return f"WAIT {e.args['kind']} {_name_sql(e.this)}"
+    return "WAIT"
+
+
+def _g_show_jobs(_g: object, e: ast.ShowJobs) -> str:
+    like = e.args.get("like")
+    if like is None:
+        return "SHOW JOBS"
+    return "SHOW JOBS LIKE '" + like.name.replace("'", "''") + "'"
+
+
+def _g_show(_g: object, e: ast.ShowVariable) -> str:
+    return f"SHOW {e.name}".rstrip()
+
+
+_TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
+    ast.AlterParallelism: _g_alter_parallelism,
+    ast.AlterFragmentParallelism: _g_alter_fragment,
+    ast.AlterResourceGroup: _g_alter_resource_group,
+    ast.AlterRateLimit: _g_alter_rate_limit,
+    ast.ShowJobs: _g_show_jobs,
+    ast.CancelJobs: lambda g, e: f"CANCEL JOBS {_ids_sql(e.expressions)}",
+    ast.Wait: _g_wait,
+    ast.Recover: lambda g, e: "RECOVER",
+    ast.Flush: lambda g, e: "FLUSH",
+    ast.SetVariable: _g_set,
+    ast.ResetVariable: lambda g, e: f"RESET {_var_name(e)}",
+    ast.ShowVariable: _g_show,
+    ast.AlterSystemSet: lambda g, e: (
+        f"ALTER SYSTEM SET {_var_name(e)} = {_value_sql(e.expression)}"
+    ),
+    ast.ExplainAlter: lambda g, e: "EXPLAIN " + to_sql(e.this),
+    ast.CreateTable: _g_create_table,
+    ast.CreateSource: _g_create_source,
+    ast.CreateMaterializedView: _g_create_mv,
+    ast.CreateView: _g_create_view,
+    ast.CreateSink: _g_create_sink,
+    ast.CreateIndex: _g_create_index,
+    ast.CreateDatabase: _g_create_database,
+    ast.DropObject: _g_drop,
+    ast.SetVariableValue: lambda g, e: _value_sql(e),
+    ast.SetValueItem: lambda g, e: _item_sql(e),
+}
+RWalter.Generator.TRANSFORMS.update(_TRANSFORMS)
+RWalter.generator_class = RWalter.Generator
+
+
+def to_sql(node: exp.Expression) -> str:
+    """Print a node the way RisingWave prints it (its ``Display``); queries via sqlglot."""
+    return node.sql(dialect=RWalter)
+
+
+def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) -> str:
+    """Render a query/DML node (or SQL text) as DuckDB SQL."""
+    node = parse_statement(node_or_sql) if isinstance(node_or_sql, str) else node_or_sql
+    return node.sql(dialect="duckdb", pretty=pretty)

@@ -1,0 +1,108 @@
+"""SHOW, CANCEL JOBS, WAIT, SET, RESET and EXPLAIN ALTER (``src/sqlparser/src/parser.rs:5096-5352``,
+``6383-6400``).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+from sqlglot.tokens import Token, TokenType
+
+from rwalter.sql import ast
+from rwalter.sql.dialect.alter import _command, _parse_alter
+from rwalter.sql.dialect.cursor import _Cursor, _is_word
+from rwalter.sql.dialect.values import _set_value
+
+# --------------------------------------------------------------------------------------------
+# Other RisingWave statements
+# --------------------------------------------------------------------------------------------
+
+_SHOW_OBJECTS = (
+    "TABLES", "INTERNAL", "SOURCES", "SINKS", "SUBSCRIPTIONS", "DATABASES", "SCHEMAS", "VIEWS",
+    "MATERIALIZED", "COLUMNS", "CONNECTIONS", "FUNCTIONS", "INDEXES", "SECRETS", "CLUSTER",
+    "PROCESSLIST", "TRANSACTION", "CURSORS", "SUBSCRIPTION", "CREATE",
+)  # fmt: skip
+
+
+def _parse_show(c: _Cursor, start_tok: Token) -> exp.Expression:
+    """``parse_show`` (``parser.rs:5167-5334``)."""
+    if c.words("JOBS"):
+        like = None
+        if c.words("LIKE") or c.words("ILIKE"):
+            t = c.peek()
+            if t is None or t.token_type != TokenType.STRING:
+                raise c.fail("literal string")
+            c.i += 1
+            like = exp.Literal.string(t.text)
+        elif c.words("WHERE"):
+            return _command(c, start_tok)
+        return ast.ShowJobs(like=like)
+    if c.word() in _SHOW_OBJECTS:
+        return _command(c, start_tok)
+    # parse_identifiers: every word up to EOF (other tokens are skipped)
+    names = []
+    while not c.at_end():
+        t = c.peek()
+        c.i += 1
+        if t is not None and (_is_word(t) or t.token_type == TokenType.IDENTIFIER):
+            names.append(t.text)
+    return ast.ShowVariable(this=" ".join(names))
+
+
+def _parse_cancel(c: _Cursor) -> exp.Expression:
+    """``parse_cancel_job`` (``parser.rs:5336-5352``)."""
+    w = c.one_of("JOBS", "JOB")
+    if w is None:
+        raise c.fail("JOBS or JOB after CANCEL")
+    ids = [c.literal_u32()]
+    while c.tok(TokenType.COMMA):
+        ids.append(c.literal_u32())
+    return ast.CancelJobs(expressions=ids, plural=w == "JOBS")
+
+
+def _parse_wait(c: _Cursor) -> exp.Expression:
+    """``parse_wait`` (``parser.rs:6383-6400``)."""
+    if c.words("TABLE"):
+        return ast.Wait(kind=ast.TABLE, this=c.object_name())
+    if c.words("MATERIALIZED"):
+        if not c.words("VIEW"):
+            raise c.fail("VIEW")
+        return ast.Wait(kind=ast.MATERIALIZED_VIEW, this=c.object_name())
+    if c.words("SINK"):
+        return ast.Wait(kind=ast.SINK, this=c.object_name())
+    if c.words("INDEX"):
+        return ast.Wait(kind=ast.INDEX, this=c.object_name())
+    return ast.Wait()
+
+
+def _parse_set(c: _Cursor, start_tok: Token) -> exp.Expression:
+    """``parse_set`` (``parser.rs:5096-5165``): only ``SET [SESSION|LOCAL] name {=|TO} value``."""
+    modifier = c.one_of("SESSION", "LOCAL")
+    if c.words("TIME", "ZONE") or c.words("TRANSACTION") or c.words("CHARACTERISTICS"):
+        return _command(c, start_tok)
+    param = c.identifier()
+    if not (c.tok(TokenType.EQ) or c.words("TO")):
+        raise c.fail("'=' or 'TO' after config parameter")
+    return ast.SetVariable(
+        this=param.name,
+        expression=_set_value(c),
+        quoted=param.args.get("quoted") or None,
+        local=modifier == "LOCAL" or None,
+    )
+
+
+def _parse_reset(c: _Cursor) -> exp.Expression:
+    name = c.identifier()
+    return ast.ResetVariable(this=name.name, quoted=name.args.get("quoted") or None)
+
+
+def _parse_explain(c: _Cursor, start_tok: Token) -> exp.Expression:
+    """``EXPLAIN ALTER ...``: rwalter's dry run. Other EXPLAINs are not modelled."""
+    if c.word() == "ALTER":
+        t = c.peek()
+        c.i += 1
+        assert t is not None
+        inner = _parse_alter(c, t)
+        if isinstance(inner, exp.Command):
+            return _command(c, start_tok)
+        return ast.ExplainAlter(this=inner)
+    return _command(c, start_tok)
