@@ -119,7 +119,10 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
         bare = part.this if isinstance(part, exp.Alias | exp.Ordered) else part
         if any(c.name == name for c in bare.find_all(exp.Column)):
             return RwError(
-                [f"Failed to bind expression: {to_sql(bare)}", f"Item not found: Invalid column: {name}"],
+                [
+                    f"Failed to bind expression: {to_sql(bare)}",
+                    f"Item not found: Invalid column: {name}",
+                ],
                 QUERY,
             )
     return None

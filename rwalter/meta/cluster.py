@@ -85,7 +85,9 @@ def bootstrap_cluster(catalog: MetaCatalog, nodes: list[NodeSpec]) -> None:
     for node in nodes:
         catalog.insert_worker(_compute_worker(catalog.next_ids("worker"), node, 0))
     for worker_id, wtype, host, port in SERVICE_NODES:
-        catalog.insert_worker(Worker(worker_id, host, port, wtype, "RUNNING", 0, "", False, False, 0))
+        catalog.insert_worker(
+            Worker(worker_id, host, port, wtype, "RUNNING", 0, "", False, False, 0)
+        )
 
 
 def add_worker(catalog: MetaCatalog, slots: int, group: str = DEFAULT_GROUP) -> int:

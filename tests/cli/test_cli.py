@@ -79,12 +79,35 @@ def test_incompatible_db_is_exit_2(tmp_path) -> None:
 def test_db_state_survives_across_runs(tmp_path) -> None:
     """--db keeps the catalog, the cluster, the clock and cluster-wide session defaults."""
     db = str(tmp_path / "state.db")
-    r = invoke(["--db", db, "--cluster", "2x3", "-c", "CREATE TABLE t (v int)",
-                "-c", "ALTER SYSTEM SET streaming_parallelism = 2", "-c", "\\sleep 90s"])
+    r = invoke(
+        [
+            "--db",
+            db,
+            "--cluster",
+            "2x3",
+            "-c",
+            "CREATE TABLE t (v int)",
+            "-c",
+            "ALTER SYSTEM SET streaming_parallelism = 2",
+            "-c",
+            "\\sleep 90s",
+        ]
+    )
     assert r.code == 0, r.err
-    r = invoke(["--db", db, "--format", "csv", "-c", "SELECT count(*) FROM rw_worker_nodes "
-                "WHERE type = 'WORKER_TYPE_COMPUTE_NODE'", "-c", "SHOW streaming_parallelism",
-                "-c", "SELECT name, parallelism FROM rw_streaming_jobs"])
+    r = invoke(
+        [
+            "--db",
+            db,
+            "--format",
+            "csv",
+            "-c",
+            "SELECT count(*) FROM rw_worker_nodes WHERE type = 'WORKER_TYPE_COMPUTE_NODE'",
+            "-c",
+            "SHOW streaming_parallelism",
+            "-c",
+            "SELECT name, parallelism FROM rw_streaming_jobs",
+        ]
+    )
     assert r.code == 0, r.err
     assert r.out.split() == ["count", "2", "Name", "2", "name,parallelism", "t,bounded(4)"]
 
@@ -96,15 +119,23 @@ def test_db_held_by_another_process_is_exit_2(tmp_path) -> None:
     db = str(tmp_path / "held.db")
     assert invoke(["--db", db, "-c", "SELECT 1"]).code == 0
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
-         "print('ready', flush=True); time.sleep(30)", db],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+            "print('ready', flush=True); time.sleep(30)",
+            db,
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "ready"
         r = invoke(["--db", db, "-c", "SHOW JOBS"])
         assert r.code == 2
-        assert r.err == f"rwalter: error: the state file {db} is in use by another rwalter process\n"
+        assert (
+            r.err == f"rwalter: error: the state file {db} is in use by another rwalter process\n"
+        )
     finally:
         holder.kill()
         holder.wait()
