@@ -11,7 +11,6 @@ text psql prints for RisingWave's types (``t``/``f``, ``{a,b}`` arrays, timestam
 from __future__ import annotations
 
 import datetime as dt
-import decimal
 import re
 
 import duckdb
@@ -39,8 +38,6 @@ def pg_text(value: object) -> str | None:
         return value.isoformat(sep=" ")
     if isinstance(value, float):
         return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value))
-    if isinstance(value, decimal.Decimal):
-        return str(value)
     return str(value)
 
 

@@ -28,7 +28,6 @@ from rwalter.meta.stream_manager import ParallelismPolicy, StreamManager
 BARRIER_MS = 1000
 # Rows per second per backfill actor when no backfill_rate_limit is set (documented in README).
 DEFAULT_BACKFILL_ROWS_PER_SECOND = 10_000
-WAIT_TIMEOUT_MS = 7_200_000  # ``ddl_controller.rs:2414-2455``
 
 
 class Barrier:

@@ -14,15 +14,20 @@ CREATING, and a foreground CREATE waits for its backfill to finish.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, TIMEOUT, MetaError
-from rwalter.meta import scale
-from rwalter.meta.barrier import WAIT_TIMEOUT_MS, Barrier
 from rwalter.meta.catalog import Fragment, Job, MetaCatalog, Relation
 from rwalter.meta.cluster import add_worker, bootstrap_cluster, parse_cluster_spec
-from rwalter.meta.stream_manager import StreamManager, check_max_parallelism
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rwalter.meta.barrier import Barrier
+    from rwalter.meta.stream_manager import StreamManager
+
+# ``ddl_controller.rs:2414-2455``: WAIT gives up after 2 hours.
+WAIT_TIMEOUT_MS = 7_200_000
 
 # Meta-node settings (RisingWave's meta config file, ``src/common/src/config/meta.rs``).
 META_CONFIG_DEFAULTS = {"disable_automatic_parallelism_control": "false"}
@@ -56,8 +61,20 @@ class MetaNode:
 
     def __init__(self, catalog: MetaCatalog) -> None:
         self.catalog = catalog
-        self.streams = StreamManager(catalog)
-        self.barrier = Barrier(catalog, self.streams, self.auto_control_enabled)
+
+    # The stream and barrier managers are built on first use: a session that only reads the
+    # catalogs (``rwalter -c "SHOW JOBS"``) never loads the scale controller or placement.
+    @functools.cached_property
+    def streams(self) -> StreamManager:
+        from rwalter.meta.stream_manager import StreamManager
+
+        return StreamManager(self.catalog)
+
+    @functools.cached_property
+    def barrier(self) -> Barrier:
+        from rwalter.meta.barrier import Barrier
+
+        return Barrier(self.catalog, self.streams, self.auto_control_enabled)
 
     @classmethod
     def open(
@@ -105,6 +122,9 @@ class MetaNode:
 
     def create_streaming_job(self, spec: JobSpec, relation: Relation, rows_total: int) -> int:
         """Create the job, render its actors, return its id (the caller waits if foreground)."""
+        from rwalter.meta import scale
+        from rwalter.meta.stream_manager import check_max_parallelism
+
         check_max_parallelism(spec.fixed, spec.max_parallelism, backfill=False, at_create=True)
         if spec.backfill:
             check_max_parallelism(
@@ -210,13 +230,7 @@ class MetaNode:
 
     def wait_job(self, job_id: int) -> None:
         """A foreground CREATE returns when its backfill has finished."""
-
-        def done() -> bool:
-            job = self.catalog.job(job_id)
-            return job is None or job.status == "CREATED"
-
-        if not self.barrier.advance(WAIT_TIMEOUT_MS, until=done):
-            raise MetaError("internal", f"Cancelled: timeout after {WAIT_TIMEOUT_MS}ms", TIMEOUT)
+        self.wait(job_id)
 
     def wait(self, job_id: int | None = None) -> None:
         """``WAIT``: until every INITIAL/CREATING job (or one job) is done, at most 2 h."""
