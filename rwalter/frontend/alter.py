@@ -15,7 +15,9 @@ from rwalter.errors import (
     DryRun,
     MetaError,
     RwError,
+    catalog_error,
     from_meta,
+    frontend_error,
     invalid_input,
     not_implemented,
 )
@@ -79,8 +81,6 @@ def handle_alter_resource_group(session, node: ast.AlterResourceGroup) -> Result
         name = object_name(node.this)
         db = session.meta.catalog.database_by_name(name)
         if db is None:
-            from rwalter.errors import catalog_error
-
             raise catalog_error(f"database not found: {name}")
         session.meta.catalog.set_database_resource_group(db[0], group or "default")
         return _finish("ALTER_DATABASE", None, deferred)
@@ -143,8 +143,6 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     ):
         # Both look the name up among tables/MVs/indexes first
         # (alter_streaming_rate_limit.rs:36,65; root_catalog.rs:703-716).
-        from rwalter.errors import catalog_error
-
         raise catalog_error(f"table not found: {name}")
     if kind == ast.MATERIALIZED_VIEW and rel.kind != "materialized view":
         raise invalid_input(f'"{name}" is not a materialized view')
@@ -152,18 +150,12 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
         if rel.kind != "table":
             raise invalid_input(f'"{name}" is not a TABLE')
         if rate_type == "SOURCE_RATE_LIMIT" and not rel.connector:
-            from rwalter.errors import frontend_error
-
             raise frontend_error("ALTER SOURCE_RATE_LIMIT is not for table without source")
         if rate_type == "BACKFILL_RATE_LIMIT":
             raise invalid_input(f'"{name}" is not a CDC table')
     if kind in (ast.SINK, ast.SOURCE) and (rel is None or rel.kind != kind.lower()):
-        from rwalter.errors import catalog_error
-
         raise catalog_error(f"{kind.lower()} not found: {name}")
     if kind == ast.SINK and rate_type == "SINK_RATE_LIMIT" and rel.target_id is not None:
-        from rwalter.errors import frontend_error
-
         raise frontend_error("ALTER SINK_RATE_LIMIT is not for sink into table")
     _throttle(session, catalog.fragments_of_job(rel.id), rate_type, limit)
     return Result(tag=statement_type(kind))

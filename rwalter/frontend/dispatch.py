@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
-from rwalter.errors import PARSE_ERROR, DryRun, MetaError, RwError, from_meta
+from rwalter.errors import PARSE_ERROR, DryRun, MetaError, RwError, from_meta, not_implemented
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import SqlParseError, parse_statement
@@ -98,8 +98,6 @@ def run_statement(session, text: str) -> Result:
     node = parse(text)
     entry = handler_for(type(node))
     if entry is None:
-        from rwalter.errors import not_implemented
-
         raise not_implemented(f"{type(node).__name__} statement")
     handler, rpc = entry
     session.catch_up()
