@@ -19,10 +19,12 @@ from pathlib import Path
 from xxhash import xxh64_intdigest
 
 try:
-    from rwalter.meta.placement import assign
+    import rwalter.meta.placement as placement_module
 except ModuleNotFoundError:  # running from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from rwalter.meta.placement import assign
+    import rwalter.meta.placement as placement_module
+
+assign = placement_module.assign
 
 TARGET_RATIO = 3.0
 
@@ -81,14 +83,21 @@ def run(name: str, job_id: int, workers: dict[int, int], actors: int, vnodes: in
     def placement() -> None:
         assign(job_id, workers, actors, vnodes)
 
-    assign(job_id, workers, actors, vnodes)  # warm the encoding caches
+    def placement_cold() -> None:
+        placement_module._cached_actor_column.cache_clear()
+        placement_module._cached_vnode_column.cache_clear()
+        assign(job_id, workers, actors, vnodes)
+
+    assign(job_id, workers, actors, vnodes)  # warm the hash caches
     t_floor, t_assign = _interleaved_best(floor, placement, number=10)
-    ratio = t_assign / t_floor
+    _, t_cold = _interleaved_best(floor, placement_cold, number=5, rounds=10)
+    ratio, cold = t_assign / t_floor, t_cold / t_floor
     ok = ratio <= TARGET_RATIO
     print(
-        f"{name}: {len(inputs)} hashes; floor {t_floor * 1e3:.2f} ms, "
-        f"assign {t_assign * 1e3:.2f} ms, ratio {ratio:.2f}x "
-        f"({'meets' if ok else 'MISSES'} <= {TARGET_RATIO:g}x target)"
+        f"{name}: {len(inputs)} hashes; floor {t_floor * 1e3:.2f} ms; "
+        f"assign re-render {t_assign * 1e3:.2f} ms, ratio {ratio:.2f}x "
+        f"({'meets' if ok else 'MISSES'} <= {TARGET_RATIO:g}x target); "
+        f"first render (cold caches) {t_cold * 1e3:.2f} ms, ratio {cold:.2f}x"
     )
     return ok
 

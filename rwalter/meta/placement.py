@@ -67,8 +67,6 @@ class PlacementError(Exception):
 # ---------------------------------------------------------------------------------------------
 
 _U32_PAIR = struct.Struct("<II")
-_ACTOR_INPUT = struct.Struct("<III")  # (actor index u32, worker u32, job u32)
-_VNODE_INPUT = struct.Struct("<QII")  # (vnode usize, worker u32, job u32)
 # r = (h as f64 + 1.0) / (u64::MAX as f64 + 2.0); u64::MAX as f64 + 2.0 == 2^64 exactly, so the
 # division is an exact scaling by a power of two and equals multiplying by 2^-64.
 _INV_HASH_SPAN = 1.0 / (float(2**64 - 1) + 2.0)
@@ -86,19 +84,34 @@ def _column_length(count: int) -> int:
     return max(64, 1 << (count - 1).bit_length())
 
 
+@lru_cache(maxsize=8)
+def _item_prefixes(vnode_items: bool, length: int) -> tuple[bytes, ...]:
+    """Little-endian encodings of items ``0..length``: usize (8 bytes) vnodes, u32 actors."""
+    fmt = struct.Struct("<Q" if vnode_items else "<I").pack
+    return tuple(fmt(i) for i in range(length))
+
+
+def _hash_column(vnode_items: bool, worker: int, job: int, length: int) -> tuple[int, ...]:
+    """``H(item, worker, job)`` for items ``0..length``: the item's bytes, then the shared
+    ``(worker, job)`` suffix (concatenation is cheaper than packing every triple)."""
+    suffix = _U32_PAIR.pack(worker, job)
+    h = xxh64_intdigest
+    return tuple([h(p + suffix) for p in _item_prefixes(vnode_items, length)])
+
+
 @lru_cache(maxsize=2048)
 def _cached_actor_column(worker: int, job: int, length: int) -> tuple[int, ...]:
-    pack = _ACTOR_INPUT.pack
-    return tuple(xxh64_intdigest(pack(a, worker, job)) for a in range(length))
+    return _hash_column(False, worker, job, length)
 
 
 @lru_cache(maxsize=512)
 def _cached_vnode_column(worker: int, job: int, length: int) -> tuple[int, ...]:
-    pack = _VNODE_INPUT.pack
-    return tuple(xxh64_intdigest(pack(v, worker, job)) for v in range(length))
+    return _hash_column(True, worker, job, length)
 
 
-def _columns(vnode_items: bool, workers: list[int], job: int, count: int) -> list[tuple[int, ...]]:
+def _columns(
+    vnode_items: bool, workers: list[int], job: int, count: int
+) -> list[tuple[int, ...]]:
     """Per worker, the hashes ``H(item, worker, job)`` for items ``0..count`` (or more).
 
     They depend only on (item, worker, job), so re-rendering a job on the same workers (every
@@ -108,8 +121,7 @@ def _columns(vnode_items: bool, workers: list[int], job: int, count: int) -> lis
     if length <= _COLUMN_CACHE_LIMIT:
         cached = _cached_vnode_column if vnode_items else _cached_actor_column
         return [cached(w, job, length) for w in workers]
-    pack = (_VNODE_INPUT if vnode_items else _ACTOR_INPUT).pack
-    return [tuple(xxh64_intdigest(pack(i, w, job)) for i in range(count)) for w in workers]
+    return [_hash_column(vnode_items, w, job, count) for w in workers]
 
 
 def _remainder_quotas(weights: list[int], item_count: int, tie_inputs: list[bytes]) -> list[int]:
