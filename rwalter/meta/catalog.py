@@ -19,6 +19,7 @@ from it too. Fragment and actor ids come from their own counters starting at 1.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -66,11 +67,6 @@ CREATE TABLE IF NOT EXISTS rwmeta.actors (
     splits VARCHAR[]);
 CREATE TABLE IF NOT EXISTS rwmeta.session_defaults (name VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS rwmeta.system_params (name VARCHAR PRIMARY KEY, value VARCHAR);
-CREATE INDEX IF NOT EXISTS fragments_job ON rwmeta.fragments (job_id);
-CREATE INDEX IF NOT EXISTS actors_fragment ON rwmeta.actors (fragment_id);
-CREATE INDEX IF NOT EXISTS relations_name ON rwmeta.relations (name);
-CREATE INDEX IF NOT EXISTS rel_src ON rwmeta.fragment_relations (source_fragment_id);
-CREATE INDEX IF NOT EXISTS rel_dst ON rwmeta.fragment_relations (target_fragment_id);
 """
 
 
@@ -221,8 +217,13 @@ class MetaCatalog:
 
     # -- opening -----------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | None) -> tuple[MetaCatalog, bool]:
-        """Open (or create) the store; returns the catalog and whether it was new."""
+    def open(
+        cls, path: str | None, initial_info: dict[str, str] | None = None
+    ) -> tuple[MetaCatalog, bool]:
+        """Open (or create) the store; returns the catalog and whether it was new.
+
+        ``initial_info`` seeds ``rwmeta.info`` of a new store (meta settings, clock mode).
+        """
         try:
             conn = duckdb.connect(path or ":memory:")
         except duckdb.IOException as exc:
@@ -254,10 +255,10 @@ class MetaCatalog:
         conn.execute("SET search_path = 'main,rw_catalog'")
         catalog = cls(conn)
         if not exists:
-            catalog._bootstrap()
+            catalog._bootstrap(initial_info or {})
         return catalog, not exists
 
-    def _bootstrap(self) -> None:
+    def _bootstrap(self, initial_info: dict[str, str]) -> None:
         info = {
             "format_version": FORMAT_VERSION,
             "clock_ms": "0",
@@ -266,6 +267,7 @@ class MetaCatalog:
             "next_actor_id": "1",
             "next_worker_id": "1",
             "parallelism_control_pending": "0",
+            **initial_info,
         }
         self.conn.execute(
             "INSERT INTO rwmeta.info SELECT unnest(?::VARCHAR[]), unnest(?::VARCHAR[])",
@@ -378,6 +380,24 @@ class MetaCatalog:
     def worker(self, worker_id: int) -> Worker | None:
         rows = self._select(Worker, "workers", "WHERE id = ?", [worker_id])
         return rows[0] if rows else None
+
+    def insert_workers(self, workers: Sequence[Worker]) -> None:
+        """Register several workers in one statement (start-up cost matters)."""
+        columns = list(zip(*[dataclasses.astuple(w) for w in workers], strict=True))
+        types = (
+            "INTEGER",
+            "VARCHAR",
+            "INTEGER",
+            "VARCHAR",
+            "VARCHAR",
+            "INTEGER",
+            "VARCHAR",
+            "BOOLEAN",
+            "BOOLEAN",
+            "BIGINT",
+        )
+        select = ", ".join(f"unnest(?::{t}[])" for t in types)
+        self.conn.execute(f"INSERT INTO rwmeta.workers SELECT {select}", [list(c) for c in columns])
 
     def insert_worker(self, w: Worker) -> None:
         self.conn.execute(

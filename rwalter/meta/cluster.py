@@ -82,12 +82,13 @@ SERVICE_NODES = ((1_000_001, FRONTEND, "frontend", 4566), (1_000_002, META, "met
 
 def bootstrap_cluster(catalog: MetaCatalog, nodes: list[NodeSpec]) -> None:
     """Register the compute nodes (ids 1..N), then one frontend and one meta node."""
-    for node in nodes:
-        catalog.insert_worker(_compute_worker(catalog.next_ids("worker"), node, 0))
-    for worker_id, wtype, host, port in SERVICE_NODES:
-        catalog.insert_worker(
-            Worker(worker_id, host, port, wtype, "RUNNING", 0, "", False, False, 0)
-        )
+    first = catalog.next_ids("worker", len(nodes))
+    workers = [_compute_worker(first + i, node, 0) for i, node in enumerate(nodes)]
+    workers += [
+        Worker(worker_id, host, port, wtype, "RUNNING", 0, "", False, False, 0)
+        for worker_id, wtype, host, port in SERVICE_NODES
+    ]
+    catalog.insert_workers(workers)
 
 
 def add_worker(catalog: MetaCatalog, slots: int, group: str = DEFAULT_GROUP) -> int:

@@ -86,13 +86,11 @@ class MetaNode:
         config: dict[str, object] | None = None,
     ) -> MetaNode:
         nodes = parse_cluster_spec(cluster)
-        catalog, new = MetaCatalog.open(path)
-        if new:
-            with catalog.transaction():
-                bootstrap_cluster(catalog, nodes)
-                for key, value in META_CONFIG_DEFAULTS.items():
-                    catalog.set_info(f"meta.{key}", value)
+        defaults = {f"meta.{k}": v for k, v in META_CONFIG_DEFAULTS.items()}
+        catalog, new = MetaCatalog.open(path, {**defaults, "clock_mode": clock})
         with catalog.transaction():
+            if new:
+                bootstrap_cluster(catalog, nodes)
             for key, value in (config or {}).items():
                 catalog.set_info(f"meta.{key}", str(value).lower())
             catalog.set_info("clock_mode", clock)

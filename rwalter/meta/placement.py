@@ -109,9 +109,7 @@ def _cached_vnode_column(worker: int, job: int, length: int) -> tuple[int, ...]:
     return _hash_column(True, worker, job, length)
 
 
-def _columns(
-    vnode_items: bool, workers: list[int], job: int, count: int
-) -> list[tuple[int, ...]]:
+def _columns(vnode_items: bool, workers: list[int], job: int, count: int) -> list[tuple[int, ...]]:
     """Per worker, the hashes ``H(item, worker, job)`` for items ``0..count`` (or more).
 
     They depend only on (item, worker, job), so re-rendering a job on the same workers (every
