@@ -15,14 +15,18 @@ from rwalter.errors import (
     DryRun,
     MetaError,
     RwError,
-    catalog_error,
     from_meta,
     frontend_error,
     invalid_input,
     not_implemented,
 )
 from rwalter.frontend import values
-from rwalter.frontend.binder import object_name, resolve_job_for_alter, statement_type
+from rwalter.frontend.binder import (
+    not_found,
+    object_name,
+    resolve_job_for_alter,
+    statement_type,
+)
 from rwalter.frontend.hints import add_hints
 from rwalter.meta.node import RATE_LIMIT_NODE_OF_FLAG
 from rwalter.result import Result
@@ -81,7 +85,7 @@ def handle_alter_resource_group(session, node: ast.AlterResourceGroup) -> Result
         name = object_name(node.this)
         db = session.meta.catalog.database_by_name(name)
         if db is None:
-            raise catalog_error(f"database not found: {name}")
+            raise not_found("database", node.this)
         session.meta.catalog.set_database_resource_group(db[0], group or "default")
         return _finish("ALTER_DATABASE", None, deferred)
     rel = resolve_job_for_alter(session, kind, node.this, "resource group")
@@ -143,7 +147,7 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     ):
         # Both look the name up among tables/MVs/indexes first
         # (alter_streaming_rate_limit.rs:36,65; root_catalog.rs:703-716).
-        raise catalog_error(f"table not found: {name}")
+        raise not_found("table", node.this)
     if kind == ast.MATERIALIZED_VIEW and rel.kind != "materialized view":
         raise invalid_input(f'"{name}" is not a materialized view')
     if kind == ast.TABLE:
@@ -154,7 +158,7 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
         if rate_type == "BACKFILL_RATE_LIMIT":
             raise invalid_input(f'"{name}" is not a CDC table')
     if kind in (ast.SINK, ast.SOURCE) and (rel is None or rel.kind != kind.lower()):
-        raise catalog_error(f"{kind.lower()} not found: {name}")
+        raise not_found(kind.lower(), node.this)
     if kind == ast.SINK and rate_type == "SINK_RATE_LIMIT" and rel.target_id is not None:
         raise frontend_error("ALTER SINK_RATE_LIMIT is not for sink into table")
     _throttle(session, catalog.fragments_of_job(rel.id), rate_type, limit)

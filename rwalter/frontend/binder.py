@@ -36,6 +36,24 @@ def object_name(table) -> str:
     return table.name if hasattr(table, "name") else str(table)
 
 
+def name_position(table) -> tuple[int, int] | None:
+    """Where an object name stands in its statement (1-based line, col), when the parser knows."""
+    ident = table.this if hasattr(table, "this") else None
+    meta = getattr(ident, "meta", None) or {}
+    if "position" in meta:  # rwalter's statement parsers
+        return meta["position"]
+    if "line" in meta and "col" in meta:  # sqlglot's: the column of the name's last character
+        return meta["line"], max(1, meta["col"] - len(ident.this) + 1)
+    return None
+
+
+def not_found(word: str, table) -> RwError:
+    """``Catalog error`` / ``<word> not found: <name>``, with a caret under the name."""
+    err = catalog_error(f"{word} not found: {object_name(table)}")
+    err.position = name_position(table)
+    return err
+
+
 def find_relation(session, name: str, kinds: tuple[str, ...]) -> Relation | None:
     rel = session.meta.catalog.relation_by_name(name)
     if rel is not None and rel.kind in kinds:
@@ -49,7 +67,7 @@ def resolve_job_for_alter(session, kind: str, table, alter_target: str) -> Relat
     name = object_name(table)
     rel = find_relation(session, name, kinds)
     if rel is None:
-        raise catalog_error(f"{word} not found: {name}")
+        raise not_found(word, table)
     expected = EXPECTED_KIND.get(kind)
     if expected is not None and rel.kind != expected:
         raise invalid_input(
@@ -65,12 +83,6 @@ def resolve_job_for_alter(session, kind: str, table, alter_target: str) -> Relat
 
 def statement_type(kind: str) -> str:
     return ALTER_LOOKUP[kind][2] if kind in ALTER_LOOKUP else f"ALTER_{kind.replace(' ', '_')}"
-
-
-def require(rel: Relation | None, word: str, name: str) -> Relation:
-    if rel is None:
-        raise catalog_error(f"{word} not found: {name}")
-    return rel
 
 
 __all__ = ["RwError", "find_relation", "object_name", "resolve_job_for_alter", "statement_type"]

@@ -17,7 +17,7 @@ from sqlglot import exp
 
 from rwalter.errors import CATALOG_EXISTS, PROTOCOL, RwError, catalog_error, frontend_error
 from rwalter.frontend import values
-from rwalter.frontend.binder import object_name
+from rwalter.frontend.binder import not_found, object_name
 from rwalter.frontend.query import name_columns
 from rwalter.meta import fragmenter
 from rwalter.meta.catalog import Relation
@@ -341,7 +341,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
         target_name = object_name(node.args["into"])
         target = catalog.relation_by_name(target_name)
         if target is None or target.kind != "table":
-            raise catalog_error(f"table not found: {target_name}")
+            raise not_found("table", node.args["into"])
         into = relation_info(session, target)
     src = node.args.get("query")
     if src is None:
@@ -386,7 +386,7 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     table_name = object_name(node.args["table"])
     table = session.meta.catalog.relation_by_name(table_name)
     if table is None or table.kind not in ("table", "materialized view"):
-        raise catalog_error(f"table not found: {table_name}")
+        raise not_found("table", node.args["table"])
     cols = [_col_name(c) for c in node.expressions]
     include = [_col_name(c) for c in node.args.get("include") or []] or None
     dist = [_col_name(c) for c in node.args.get("distributed_by") or []] or None

@@ -7,8 +7,8 @@ depend on needs CASCADE, else meta's ``PermissionDenied`` text
 
 from __future__ import annotations
 
-from rwalter.errors import PERMISSION_DENIED, RwError, catalog_error
-from rwalter.frontend.binder import object_name
+from rwalter.errors import PERMISSION_DENIED, RwError
+from rwalter.frontend.binder import not_found, object_name
 from rwalter.meta.catalog import Relation
 from rwalter.result import Result
 from rwalter.sql import ast
@@ -44,14 +44,14 @@ def handle_drop(session, node: ast.DropObject) -> Result:
             if db is None:
                 if node.args.get("exists"):
                     continue
-                raise catalog_error(f"database not found: {name}")
+                raise not_found("database", table)
             catalog.drop_database(db[0])
             continue
         rel = catalog.relation_by_name(name)
         if rel is None or rel.kind != cat_kind:
             if node.args.get("exists"):
                 continue
-            raise catalog_error(f"{word} not found: {name}")
+            raise not_found(word, table)
         drop_relation(session, rel, cascade=bool(node.args.get("cascade")))
     return Result(tag=tag)
 

@@ -6,8 +6,7 @@ Models ``src/frontend/src/handler/show.rs:415-420,789-800`` (SHOW JOBS over ``rw
 
 from __future__ import annotations
 
-from rwalter.errors import catalog_error
-from rwalter.frontend.binder import object_name
+from rwalter.frontend.binder import not_found, object_name
 from rwalter.frontend.query import run_duck
 from rwalter.meta.catalog_views import show_jobs_sql
 from rwalter.result import Result
@@ -54,7 +53,7 @@ def handle_wait(session, node: ast.Wait) -> Result:
     name = object_name(node.this)
     rel = session.meta.catalog.relation_by_name(name)
     if rel is None or rel.kind != WAIT_KINDS[kind]:
-        raise catalog_error(f"{WAIT_KINDS[kind]} not found: {name}")
+        raise not_found(WAIT_KINDS[kind], node.this)
     session.meta.wait(rel.id)
     return Result(tag="WAIT")
 

@@ -16,7 +16,8 @@ import re
 import duckdb
 from sqlglot import exp
 
-from rwalter.errors import QUERY, RwError, catalog_error
+from rwalter.errors import CATALOG_NOT_FOUND, QUERY, RwError, catalog_error
+from rwalter.frontend.binder import name_position, not_found
 from rwalter.result import Result
 from rwalter.sql.dialect import to_sql, transpile_query
 
@@ -161,9 +162,9 @@ def check_visible(session, node: exp.Expression) -> None:
             continue
         job = catalog.job(rel.id)
         if job is not None and job.status != "CREATED" and rel.kind != "table":
-            raise catalog_error(f"table or source not found: {name}")
+            raise not_found("table or source", table)
         if rel.kind in ("sink", "index"):
-            raise catalog_error(f"table or source not found: {name}")
+            raise not_found("table or source", table)
 
 
 def output_name(e: exp.Expression) -> str:
@@ -200,6 +201,10 @@ def handle_query(session, node: exp.Expression) -> Result:
     try:
         result = run_duck(session, transpile_query(name_columns(node)))
     except RwError as err:
+        if err.code == CATALOG_NOT_FOUND and err.position is None:
+            missing = err.message.rsplit(": ", 1)[-1]
+            table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)
+            err.position = name_position(table) if table is not None else None
         raise bind_error(err, node) or err from None
     result.tag = "SELECT"
     return result

@@ -209,12 +209,22 @@ def test_error_on_line_3_is_located_with_a_caret(script) -> None:
     assert r.out == "SET_VARIABLE\n"
 
 
-def test_engine_error_is_located_with_a_caret_under_the_statement(script) -> None:
+def test_not_found_error_has_a_caret_under_the_name(script) -> None:
     path = script("CREATE TABLE t (v int);\n\n  ALTER TABLE nope SET PARALLELISM = 2;\n")
     r = invoke(["-f", path])
     assert r.code == 1
-    assert r.err.startswith(f"{path}:3:3: error [catalog-not-found]\n")
-    assert "\n 3 |   ALTER TABLE nope SET PARALLELISM = 2;\n   |   ^\n" in r.err
+    assert r.err.startswith(f"{path}:3:15: error [catalog-not-found]\n")
+    assert "\n 3 |   ALTER TABLE nope SET PARALLELISM = 2;\n   | " + " " * 14 + "^\n" in r.err
+
+
+def test_engine_error_without_position_has_a_caret_under_the_statement(script) -> None:
+    path = script(
+        "SET streaming_max_parallelism = 4;\nCREATE TABLE t (v int);\n  ALTER TABLE t SET PARALLELISM = 8;\n"
+    )
+    r = invoke(["-f", path])
+    assert r.code == 1
+    assert r.err.startswith(f"{path}:3:3: error [max-parallelism-exceeded]\n")
+    assert "\n 3 |   ALTER TABLE t SET PARALLELISM = 8;\n   |   ^\n" in r.err
 
 
 def test_stdin_errors_are_located_as_stdin() -> None:

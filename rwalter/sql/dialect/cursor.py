@@ -12,7 +12,7 @@ from sqlglot.dialects.risingwave import RisingWave
 from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
-from rwalter.sql.dialect.errors import _Fail
+from rwalter.sql.dialect.errors import _Fail, _position
 
 # --------------------------------------------------------------------------------------------
 # The sqlglot dialect
@@ -185,7 +185,10 @@ class _Cursor:
             quoted = t.token_type == TokenType.IDENTIFIER
             if quoted and t.text == "":
                 raise self.fail_at('zero-length delimited identifier at or near """"', t)
-            return exp.Identifier(this=t.text, quoted=quoted)
+            ident = exp.Identifier(this=t.text, quoted=quoted)
+            # Where the name stands in the statement, for carets under "not found" errors.
+            ident.meta["position"] = _position(self.sql, t.start - int(quoted))
+            return ident
         raise self.fail("identifier")
 
     def object_name(self) -> exp.Table:
