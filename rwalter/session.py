@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from rwalter.errors import PARSE_ERROR, RwError, not_implemented
+from rwalter.errors import PARSE_ERROR, RwError
 from rwalter.result import Result
 from rwalter.sql.split import Unit, split_script
 
@@ -95,8 +95,3 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def unsupported(feature: str) -> RwError:
-    """The answer for a statement rwalter parses but does not simulate."""
-    return not_implemented(feature)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -682,8 +681,3 @@ class MetaCatalog:
             return int(self.conn.execute(f"SELECT count(*) FROM {storage}").fetchone()[0])
         except duckdb.Error:
             return 0
-
-    def dump(self, table: str) -> str:  # pragma: no cover - debugging aid
-        return json.dumps(
-            self.conn.execute(f"SELECT * FROM rwmeta.{table}").fetchall(), default=str
-        )
