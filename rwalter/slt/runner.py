@@ -1,0 +1,359 @@
+"""Running records against one fresh simulator session per file, and the ``rwalter test``
+entry point with its ``N passed, N failed`` summary.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import glob
+import os
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rwalter.slt.common import ENGINE_LABEL, SessionLike
+from rwalter.slt.compare import (
+    actual_lines,
+    affected_rows,
+    error_matches,
+    expected_lines,
+    rows_match,
+    slt_error_text,
+)
+from rwalter.slt.records import Header, Record, parse_text
+
+# Builds the session of one file from its header (tests pass a fake).
+SessionFactory = Callable[[Header], SessionLike]
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------------------------
+@dataclass
+class FileReport:
+    """The outcome of one file: counted records, failure reports and notes."""
+
+    file: str
+    passed: int = 0
+    failed: int = 0
+    failures: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def fail(self, where: str, what: str, details: Iterable[str] = ()) -> None:
+        self.failed += 1
+        self.failures.append("\n".join([f"{where}: {what}", *details]))
+
+    def report(self) -> str:
+        """Every failure, then the summary line."""
+        parts = [*self.failures, f"{self.passed} passed, {self.failed} failed"]
+        return "\n\n".join(parts)
+
+
+def _make_unit(kind: str, text: str, line: int) -> Any:
+    try:
+        from rwalter.sql.split import Unit
+    except ImportError:  # pragma: no cover - only while the splitter is missing
+        return _FallbackUnit(kind, text, line, 1, 0)
+    names = {f.name for f in dataclasses.fields(Unit)}
+    values = {"kind": kind, "text": text, "line": line, "col": 1, "offset": 0}
+    return Unit(**{k: v for k, v in values.items() if k in names})
+
+
+@dataclass(frozen=True)
+class _FallbackUnit:
+    kind: str
+    text: str
+    line: int
+    col: int
+    offset: int
+
+
+def _sql_units(sql: str, first_line: int) -> list[Any]:
+    """The statement units of a record's SQL, located in the .slt file."""
+    try:
+        from rwalter.sql.split import split_script
+
+        units = split_script(sql)
+    except Exception:
+        units = None
+    if units:
+        return [
+            dataclasses.replace(u, line=u.line + first_line - 1)
+            if dataclasses.is_dataclass(u)
+            else u
+            for u in units
+        ]
+    text = sql.strip()
+    while text.endswith(";"):
+        text = text[:-1].rstrip()
+    return [_make_unit("sql", text, first_line)]
+
+
+def default_session_factory(header: Header) -> SessionLike:
+    from rwalter.session import Session
+
+    return Session(
+        cluster=header.cluster, clock=header.clock, meta_config=header.meta_config or None
+    )
+
+
+class _Halt(Exception):
+    pass
+
+
+class FileRunner:
+    """Runs one file's records in one session."""
+
+    def __init__(self, session: SessionLike, report: FileReport) -> None:
+        self.session = session
+        self.report = report
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _exec(self, unit: Any, source: str) -> Any:
+        try:
+            return self.session.run(unit, source)
+        except Exception as exc:  # a fake or a broken session; Session.run never raises
+            from rwalter.errors import RwError
+            from rwalter.result import Result
+
+            message = f"internal simulator error: {type(exc).__name__}: {exc}"
+            return Result(error=RwError([message], "bug"))
+
+    def _run_sql(self, rec: Record) -> Any:
+        """Run the record's SQL; the first error, or the last result."""
+        result = None
+        for unit in _sql_units(rec.sql, rec.sql_line):
+            result = self._exec(unit, rec.file)
+            if result.error is not None:
+                return result
+        return result
+
+    def _sleep(self, duration: str, rec: Record) -> str | None:
+        result = self._exec(_make_unit("meta", f"\\sleep {duration}", rec.line), rec.file)
+        return None if result.error is None else result.error.rendered().rstrip()
+
+    def _skipped(self, rec: Record) -> bool:
+        # skipif rwalter / onlyif <another engine> skip the record.
+        return any((cond == "skipif") == (label == ENGINE_LABEL) for cond, label in rec.conditions)
+
+    # -- records ---------------------------------------------------------------------------
+    def run(self, records: list[Record], depth: int = 0) -> None:
+        for rec in records:
+            if self._skipped(rec):
+                continue
+            if rec.kind == "halt":
+                raise _Halt
+            if rec.kind == "include":
+                self._include(rec, depth)
+                continue
+            if rec.kind == "system":
+                self.report.notes.append(
+                    f"{rec.where}: skipped `system ok` (no shell in the simulator)"
+                )
+                continue
+            failure = self._check_with_retry(rec)
+            if failure is None:
+                self.report.passed += 1
+            else:
+                self.report.fail(rec.where, failure[0], failure[1])
+
+    def _include(self, rec: Record, depth: int) -> None:
+        if depth > 16:
+            self.report.fail(rec.where, f"include nested too deeply: {rec.argument}")
+            return
+        base = os.path.dirname(rec.file)
+        pattern = os.path.join(base, rec.argument)
+        paths = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        if not paths:
+            self.report.fail(rec.where, f"no files found for include pattern {rec.argument!r}")
+            return
+        for path in paths:
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError as err:
+                self.report.fail(rec.where, f"cannot include {rec.argument!r}: {err.strerror}")
+                continue
+            _, sub = parse_text(text, os.path.normpath(path))
+            self.run(sub, depth + 1)
+
+    def _check_with_retry(self, rec: Record) -> tuple[str, list[str]] | None:
+        attempts = rec.retry.attempts if rec.retry else 1
+        failure = None
+        for _ in range(attempts):
+            failure = self._check(rec)
+            if failure is None:
+                return None
+            if rec.retry is not None:  # sqllogictest-rs sleeps after every failed attempt
+                self._sleep(rec.retry.backoff, rec)
+        if failure is not None and rec.retry is not None:
+            failure = (f"{failure[0]} (after {attempts} attempts)", failure[1])
+        return failure
+
+    def _check(self, rec: Record) -> tuple[str, list[str]] | None:
+        if rec.kind in ("invalid", "bad-header"):  # a header error inside an included file
+            return f"parse error: {rec.argument}", []
+        if rec.kind == "sleep":
+            err = self._sleep(rec.argument, rec)
+            return None if err is None else (f"sleep {rec.argument} failed", [err])
+        if rec.kind == "meta":
+            result = self._exec(_make_unit("meta", rec.argument, rec.line), rec.file)
+            if result.error is None:
+                return None
+            return "simulator command failed", [
+                f"[CMD] {rec.argument}",
+                result.error.rendered().rstrip(),
+            ]
+        result = self._run_sql(rec)
+        sql = [f"[SQL] {rec.sql}"]
+        noun = "statement" if rec.kind == "statement" else "query"
+        if rec.expect == "error":
+            assert rec.error is not None
+            if result.error is None:
+                return f"{noun} is expected to fail, but actually succeeded", sql
+            if error_matches(rec.error, result.error):
+                return None
+            return f"{noun} is expected to fail with a different error", [
+                *sql,
+                "[Expected] " + rec.error.describe(),
+                "[Actual]",
+                slt_error_text(result.error).rstrip(),
+            ]
+        if result.error is not None:
+            return f"{noun} failed", [*sql, slt_error_text(result.error).rstrip()]
+        if rec.expect == "count":
+            got = affected_rows(result)
+            if got != rec.count:
+                return f"statement is expected to affect {rec.count} rows, but actually {got}", sql
+            return None
+        if rec.expect == "rows":
+            return self._compare_rows(rec, result, sql)
+        return None
+
+    def _compare_rows(
+        self, rec: Record, result: Any, sql: list[str]
+    ) -> tuple[str, list[str]] | None:
+        columns = len(result.columns) or (len(result.rows[0]) if result.rows else 0)
+        if rec.types and columns and len(rec.types) != columns:
+            return (
+                f"query declares {len(rec.types)} column(s) ({rec.types}) but returned {columns}",
+                [*sql, "[Columns] " + ", ".join(result.columns)],
+            )
+        if rows_match(result.rows, rec.expected, rec.sort):
+            return None
+        exp = expected_lines(rec.expected, rec.sort)
+        act = actual_lines(result.rows, rec.sort)
+        diff = [line for line in difflib.ndiff(exp, act) if not line.startswith("?")]
+        return "query result mismatch", [
+            *sql,
+            "[Diff] (-expected|+actual)",
+            *(f"{d[0]}   {d[2:]}" for d in diff),
+        ]
+
+
+def run_text(
+    text: str,
+    file: str = "<slt>",
+    *,
+    session_factory: SessionFactory | None = None,
+    defaults: Header | None = None,
+    verbose: bool = False,
+) -> FileReport:
+    """Parse and run one file's text in a fresh session (``include`` is relative to ``file``)."""
+    report = FileReport(file)
+    header, records = parse_text(text, file, defaults)
+    header_errors = [r for r in records if r.kind == "bad-header"]
+    if header_errors:
+        for rec in header_errors:
+            report.fail(rec.where, f"bad header: {rec.argument}")
+        return report
+    factory = session_factory or default_session_factory
+    try:
+        session = factory(header)
+    except Exception as exc:
+        report.fail(f"{file}:1", f"cannot start the simulator: {type(exc).__name__}: {exc}")
+        return report
+    try:
+        FileRunner(session, report).run(records)
+    except _Halt:
+        report.notes.append(f"{file}: halted")
+    finally:
+        try:
+            session.close()
+        except Exception as exc:  # closing must not hide the results
+            report.notes.append(f"{file}: closing the session failed: {exc}")
+    return report
+
+
+def run_file(
+    path: str,
+    *,
+    session_factory: SessionFactory | None = None,
+    defaults: Header | None = None,
+    verbose: bool = False,
+) -> FileReport:
+    """Run one ``.slt`` file; raises ``OSError`` if it cannot be read."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    return run_text(text, path, session_factory=session_factory, defaults=defaults, verbose=verbose)
+
+
+def collect_files(paths: Iterable[str]) -> list[str]:
+    """Files as given, directories searched recursively for ``*.slt`` (sorted)."""
+    out: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            found = glob.glob(os.path.join(p, "**", "*.slt"), recursive=True)
+            out.extend(sorted(found))
+        else:
+            out.append(p)
+    return out
+
+
+def main(
+    files: list[str],
+    *,
+    verbose: bool = False,
+    cluster: str | None = None,
+    clock: str | None = None,
+    meta_config: dict[str, object] | None = None,
+    session_factory: SessionFactory | None = None,
+) -> int:
+    """``rwalter test FILE...``: run every file, print failures and ``N passed, N failed``.
+
+    ``cluster``/``clock``/``meta_config`` (the command line's options) are the defaults of files
+    whose ``# rwalter:`` header does not set them. Returns 0 when every record passed, 1 on any
+    failure, 2 when a file cannot be read.
+    """
+    defaults = Header(cluster or "3x4", clock or "manual", dict(meta_config or {}))
+    paths = collect_files(files)
+    unreadable = [p for p in paths if not os.path.isfile(p) or not os.access(p, os.R_OK)]
+    if unreadable:
+        for p in unreadable:
+            print(f"rwalter test: cannot read {p}", file=sys.stderr)
+        return 2
+    if not paths:
+        print("rwalter test: no .slt files given", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    for path in paths:
+        try:
+            rep = run_file(
+                path, session_factory=session_factory, defaults=defaults, verbose=verbose
+            )
+        except (OSError, UnicodeDecodeError) as err:
+            print(f"rwalter test: cannot read {path}: {err}", file=sys.stderr)
+            return 2
+        passed += rep.passed
+        failed += rep.failed
+        for failure in rep.failures:
+            print(failure, end="\n\n")
+        for note in rep.notes:
+            print(f"note: {note}", file=sys.stderr)
+        if verbose:
+            status = "ok" if rep.failed == 0 else "FAILED"
+            print(f"{path}: {status} ({rep.passed} passed, {rep.failed} failed)", file=sys.stderr)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
