@@ -131,12 +131,8 @@ class Barrier:
             self.catalog.replace_actors(fragment_ids, [])
             return None
         rendering = renderer.render(ensembles)
-        old: dict[int, list] = {}
-        for a in self.catalog.actors_of(fragment_ids):
-            old.setdefault(a.fragment_id, []).append(a)
-        new = scale.materialize(self.catalog, rendering)
-        self.catalog.replace_actors(fragment_ids, [a for acts in new.values() for a in acts])
-        return scale.merge_plans([scale.build_plan(self.catalog, rendering, old, new)], "recovery")
+        plan = scale.rebuild(self.catalog, rendering, scale.live_actors(self.catalog, fragment_ids))
+        return scale.merge_plans([plan], "recovery")
 
     def trigger_parallelism_control(self) -> dict[str, Any] | None:
         """One automatic pass over every job not blocked; returns what it changed as one plan.

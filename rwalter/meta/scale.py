@@ -176,15 +176,30 @@ def layout_key(slots: Iterable[Slot]) -> list[tuple[int, tuple[int, ...], tuple[
     return sorted((w, v, tuple(sorted(s))) for w, v, s in slots)
 
 
-def is_noop(catalog: MetaCatalog, rendering: Rendering) -> bool:
+def live_actors(catalog: MetaCatalog, fragment_ids: Sequence[int]) -> dict[int, list[Actor]]:
+    """The live actors of ``fragment_ids``, per fragment (read once per reschedule)."""
+    live: dict[int, list[Actor]] = {}
+    for a in catalog.actors_of(fragment_ids):
+        live.setdefault(a.fragment_id, []).append(a)
+    return live
+
+
+def is_noop(rendering: Rendering, live: dict[int, list[Actor]]) -> bool:
     """§5.4 step 5: every rendered fragment equals its live layout."""
-    live: dict[int, list[Slot]] = {}
-    for a in catalog.actors_of(list(rendering.layouts)):
-        live.setdefault(a.fragment_id, []).append((a.worker_id, tuple(a.vnodes), tuple(a.splits)))
     return all(
-        layout_key(live.get(fid, [])) == layout_key(slots)
+        layout_key((a.worker_id, tuple(a.vnodes), tuple(a.splits)) for a in live.get(fid, []))
+        == layout_key(slots)
         for fid, slots in rendering.layouts.items()
     )
+
+
+def rebuild(
+    catalog: MetaCatalog, rendering: Rendering, live: dict[int, list[Actor]]
+) -> dict[str, Any]:
+    """Replace every rendered fragment's actors with new ones (§5.4 step 6) and return the plan."""
+    new = materialize(catalog, rendering)
+    catalog.replace_actors(sorted(rendering.layouts), [a for acts in new.values() for a in acts])
+    return build_plan(catalog, rendering, live, new)
 
 
 def materialize(catalog: MetaCatalog, rendering: Rendering) -> dict[int, list[Actor]]:

@@ -268,9 +268,10 @@ class StreamManager:
         if not renderer.live:
             raise MetaError("internal", "no active streaming workers for reschedule", NO_WORKERS)
         rendering = renderer.render(ensembles)
-        if scale.is_noop(self.catalog, rendering):
-            return None
         frag_ids = sorted(rendering.layouts)
+        live = scale.live_actors(self.catalog, frag_ids)
+        if scale.is_noop(rendering, live):
+            return None
         if check_barrier:
             blocked = self.barrier_blocked_jobs()
             if blocked:
@@ -285,12 +286,7 @@ class StreamManager:
                         + "} when creating jobs with unreschedulable backfill fragments",
                         BARRIER_REJECTED,
                     )
-        old: dict[int, list] = {}
-        for a in self.catalog.actors_of(frag_ids):
-            old.setdefault(a.fragment_id, []).append(a)
-        new = scale.materialize(self.catalog, rendering)
-        self.catalog.replace_actors(frag_ids, [a for acts in new.values() for a in acts])
-        return scale.build_plan(self.catalog, rendering, old, new)
+        return scale.rebuild(self.catalog, rendering, live)
 
 
 def _fmt_override(value: tuple[bool, int | None]) -> str:
