@@ -18,7 +18,7 @@ from sqlglot import exp
 from rwalter.errors import CATALOG_EXISTS, PROTOCOL, RwError, catalog_error, frontend_error
 from rwalter.frontend import values
 from rwalter.frontend.binder import not_found, object_name
-from rwalter.frontend.query import name_columns
+from rwalter.frontend.query import name_columns, storage_name
 from rwalter.meta import fragmenter
 from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
@@ -58,10 +58,6 @@ RATE_LIMIT_NODE = {
     "dml_rate_limit": "DML",
     "sink_rate_limit": "SINK",
 }
-
-
-def q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def options_of(node: exp.Expression) -> dict[str, str]:
@@ -202,7 +198,7 @@ def submit(
     for rel_id in scanned:
         up = catalog.relation(rel_id)
         if up is not None and up.kind in ("table", "materialized view"):
-            rows += catalog.row_count(f"main.{q(up.name)}")
+            rows += catalog.row_count(f"{storage_name(up.name)}")
     rel.depends_on = sorted({e.relation_id for e in graph.external_edges} | set(scanned))
     spec = JobSpec(
         name=rel.name,
@@ -261,7 +257,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         rel = new_relation(name, "table", _definition(session, node), graph)
         catalog.conn.execute(
-            f"CREATE TABLE main.{q(name)} AS {transpile_query(name_columns(query))}"
+            f"CREATE TABLE {storage_name(name)} AS {transpile_query(name_columns(query))}"
         )
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
@@ -284,11 +280,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         column_types=types,
         connector=connector,
     )
-    ddl_cols = (
-        ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True))
-        or '"_row_id" BIGINT'
-    )
-    catalog.conn.execute(f"CREATE TABLE main.{q(name)} ({ddl_cols})")
+    create_storage(catalog, name, cols, types)
     submit(session, rel, graph, "table", rel.definition, background=False)
     return Result(tag="CREATE_TABLE")
 
@@ -318,7 +310,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     background = _background(session, graph)
     rel.background = background
     session.meta.catalog.conn.execute(
-        f"CREATE VIEW main.{q(name)} AS {transpile_query(name_columns(query))}"
+        f"CREATE VIEW {storage_name(name)} AS {transpile_query(name_columns(query))}"
     )
     _, notices = submit(
         session,
@@ -419,11 +411,7 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
         is_shared=shared,
     )
     catalog = session.meta.catalog
-    ddl_cols = (
-        ", ".join(f"{q(c)} {_duck_type(t)}" for c, t in zip(cols, types, strict=True))
-        or '"_row_id" BIGINT'
-    )
-    catalog.conn.execute(f"CREATE TABLE main.{q(name)} ({ddl_cols})")
+    create_storage(catalog, name, cols, types)
     if graph is None:
         rel.id = catalog.next_ids("object")
         catalog.insert_relation(rel)
@@ -439,7 +427,7 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     sql = transpile_query(query)
     catalog.ensure_views(sql)
     try:
-        catalog.conn.execute(f"CREATE VIEW main.{q(name)} AS {sql}")
+        catalog.conn.execute(f"CREATE VIEW {storage_name(name)} AS {sql}")
     except Exception as exc:  # duckdb binder errors: an unknown relation or column
         from rwalter.frontend.query import duck_error
 
@@ -474,6 +462,15 @@ def _definition(session, node) -> str:
         return to_sql(node)
     except Exception:
         return session.current_sql
+
+
+def create_storage(catalog, name: str, cols: list[str], types: list[str]) -> None:
+    """The DuckDB table holding a table's (or source's) rows; a column-less table gets the hidden
+    ``_row_id`` RisingWave gives it."""
+    ddl = ", ".join(
+        '"' + c.replace('"', '""') + f'" {_duck_type(t)}' for c, t in zip(cols, types, strict=True)
+    )
+    catalog.conn.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
 
 
 def _duck_type(rw_type: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rwalter.errors import PERMISSION_DENIED, RwError
 from rwalter.frontend.binder import not_found, object_name
+from rwalter.frontend.query import storage_name
 from rwalter.meta.catalog import Relation
 from rwalter.result import Result
 from rwalter.sql import ast
@@ -84,5 +85,5 @@ def drop_relation(session, rel: Relation, *, cascade: bool) -> None:
         "view": "VIEW",
     }.get(rel.kind)
     if storage:
-        catalog.conn.execute(f'DROP {storage} IF EXISTS main."{rel.name}"')
+        catalog.conn.execute(f"DROP {storage} IF EXISTS {storage_name(rel.name)}")
     catalog.delete_relation(rel.id)

@@ -25,6 +25,11 @@ from rwalter.sql.dialect import to_sql, transpile_query
 DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
 
 
+def storage_name(relation: str) -> str:
+    """The DuckDB name of a relation's rows (tables and sources: tables; MVs and views: views)."""
+    return 'main."' + relation.replace('"', '""') + '"'
+
+
 def pg_text(value: object) -> str | None:
     """The text psql prints for a value RisingWave sends."""
     if value is None:
