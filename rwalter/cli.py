@@ -527,7 +527,12 @@ def _fail(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The console script: run, then exit with the contract's code (never a traceback)."""
+    """Run, then exit with the contract's code (never a traceback)."""
+    sys.exit(run(argv))
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Everything ``rwalter`` does, down to the exit code of cli-contract.md."""
     try:
         rc = cli.main(args=argv, prog_name="rwalter", standalone_mode=False)
     except UsageFailure as exc:
@@ -552,4 +557,4 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # a bug in rwalter: say so in one line, never a traceback
         _fail(f"internal error: {type(exc).__name__}: {exc}")
         rc = EXIT_FAILED
-    sys.exit(rc if isinstance(rc, int) else EXIT_OK)
+    return rc if isinstance(rc, int) else EXIT_OK

@@ -10,12 +10,17 @@ lines typed into the REPL cannot disagree).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from rwalter.errors import PARSE_ERROR, RwError
 from rwalter.result import Result
 from rwalter.sql.split import Unit, split_script
+
+if TYPE_CHECKING:
+    from rwalter.frontend.session_config import SessionConfig
 
 
 class Session:
@@ -29,15 +34,20 @@ class Session:
         *,
         meta_config: dict[str, object] | None = None,
     ) -> None:
-        from rwalter.frontend.session_config import SessionConfig
         from rwalter.meta.node import MetaNode
 
         self.meta = MetaNode.open(db_path, cluster=cluster, clock=clock, config=meta_config)
-        self.config = SessionConfig(self.meta.catalog.session_defaults())
         self.last_error: RwError | None = None
         self.current_sql = ""
         self.realtime = clock == "realtime"
         self._wall = time.monotonic()
+
+    @functools.cached_property
+    def config(self) -> SessionConfig:
+        """The session variables, built on first use (most statements never read them)."""
+        from rwalter.frontend.session_config import SessionConfig
+
+        return SessionConfig(self.meta.catalog.session_defaults())
 
     def catch_up(self) -> None:
         """Realtime clock: advance simulated time by the wall time since the last statement."""

@@ -50,7 +50,7 @@ RW_EPOCH_BASE_MS = 1_617_235_200_000  # src/common/src/util/epoch.rs: 2021-04-01
 
 SNAPSHOT_TYPES = "('SNAPSHOT_BACKFILL', 'CROSS_DB_SNAPSHOT_BACKFILL')"
 
-# name -> (parameters, body); created first, in this order.
+# name -> (parameters, body); each is created, before what calls it, on first need.
 MACROS: dict[str, tuple[str, str]] = {
     "rw_ts": ("ms", f"make_timestamptz(({BASE_EPOCH_MS} + ms) * 1000)"),
     "rw_ts_secs": ("ms", f"make_timestamptz(({BASE_EPOCH_MS // 1000} + ms // 1000) * 1000000)"),
@@ -441,11 +441,24 @@ def install(conn: duckdb.DuckDBPyConnection) -> None:
     ensure(conn, set(), VIEWS)
 
 
+def _body(name: str) -> str:
+    return VIEWS[name] if name in VIEWS else MACROS[name][1]
+
+
 @functools.cache
 def _dependencies(name: str) -> tuple[str, ...]:
-    """The other views ``name``'s SQL reads (computed on first need, for that view only)."""
-    sql = VIEWS[name]
-    return tuple(v for v in VIEWS if v != name and v in sql and re.search(rf"\b{v}\b", sql))
+    """The macros and other views ``name``'s SQL reads (computed on first need, for it only)."""
+    sql = _body(name)
+    macros = tuple(m for m in MACROS if m != name and f"rw_catalog.{m}(" in sql)
+    views = tuple(v for v in VIEWS if v != name and v in sql and re.search(rf"\b{v}\b", sql))
+    return macros + views
+
+
+def _create(name: str) -> str:
+    if name in VIEWS:
+        return f"CREATE OR REPLACE VIEW rw_catalog.{name} AS {VIEWS[name]}"
+    params, body = MACROS[name]
+    return f"CREATE OR REPLACE MACRO rw_catalog.{name}({params}) AS {body}"
 
 
 def referenced_views(sql: str) -> list[str]:
@@ -475,16 +488,7 @@ def ensure(conn: duckdb.DuckDBPyConnection, installed: set[str], names: Iterable
         visit(name)
     if not order:
         return
-    statements = []
-    if "__macros__" not in installed:
-        statements.append("CREATE SCHEMA IF NOT EXISTS rw_catalog")
-        statements += [
-            f"CREATE OR REPLACE MACRO rw_catalog.{name}({params}) AS {body}"
-            for name, (params, body) in MACROS.items()
-        ]
-    statements += [f"CREATE OR REPLACE VIEW rw_catalog.{name} AS {VIEWS[name]}" for name in order]
-    conn.execute(";\n".join(statements))  # one round trip
-    installed.add("__macros__")
+    conn.execute(";\n".join(map(_create, order)))  # one round trip; schema made by the store
     installed.update(order)
 
 

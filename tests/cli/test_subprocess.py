@@ -12,7 +12,8 @@ import pytest
 from .conftest import REPO, run_sub
 
 IMPORT_PROBE = """
-import sys, runpy
+import os, sys, runpy
+os._exit = sys.exit  # the console entry skips teardown; here it must return to report
 sys.argv = ["rwalter", *{args!r}]
 try:
     runpy.run_module("rwalter", run_name="__main__")
@@ -70,6 +71,35 @@ def test_stdin_script_and_f_dash() -> None:
     assert r.code == 0 and " a \n" in r.out
     r = run_sub(["-f", "-"], input="SELECT 2 AS b;\n")
     assert r.code == 0 and " b \n" in r.out
+
+
+def test_state_and_output_survive_the_fast_exit(tmp_path) -> None:
+    """The entry ends with ``os._exit``: the --db file, -o file and a piped stdout are complete."""
+    db, out = str(tmp_path / "rw.db"), tmp_path / "out.txt"
+    r = run_sub(["--db", db, "-c", "CREATE TABLE t (v INT); INSERT INTO t VALUES (7); FLUSH"])
+    assert (r.code, r.err) == (0, ""), r.err
+    r = run_sub(["--db", db, "-o", str(out), "-c", "SELECT v FROM t"])
+    assert r.code == 0 and out.read_text() == " v \n---\n 7\n(1 row)\n\n"
+    many = ";".join(f"SELECT {i} AS n" for i in range(2000))
+    r = run_sub(["--format", "csv", "-c", many])
+    assert r.code == 0 and r.out.count("\n") == 4000 and r.out.endswith("n\n1999\n")
+
+
+def test_closed_pipe_is_quiet() -> None:
+    """``rwalter ... | head -1``: no traceback and no complaint when the reader goes away."""
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(REPO)
+    rows = "SELECT n FROM generate_series(1, 200000) AS t(n)"  # far more than a pipe buffers
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rwalter", "--format", "csv", "-c", rows],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout.readline() == b"n\n"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) in (0, 1) and err == ""
 
 
 def test_locked_db_is_exit_2(tmp_path) -> None:
