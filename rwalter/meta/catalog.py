@@ -234,13 +234,15 @@ class MetaCatalog:
             raise StoreError(f"cannot open the state file {path}: {text}") from None
         except duckdb.Error as exc:
             raise StoreError(f"cannot open the state file {path}: {exc}") from None
-        try:  # an existing store answers; a new one has no rwmeta schema yet
-            row = conn.execute(
-                "SELECT value FROM rwmeta.info WHERE key = 'format_version'"
-            ).fetchone()
-            exists = True
-        except duckdb.CatalogException:
-            row, exists = None, False
+        row, exists = None, False
+        if path:  # an existing store answers; a new one has no rwmeta schema yet
+            try:
+                row = conn.execute(
+                    "SELECT value FROM rwmeta.info WHERE key = 'format_version'"
+                ).fetchone()
+                exists = True
+            except duckdb.CatalogException:
+                pass
         if exists:
             version = row[0] if row else None
             if version != FORMAT_VERSION:

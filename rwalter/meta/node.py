@@ -86,14 +86,17 @@ class MetaNode:
         config: dict[str, object] | None = None,
     ) -> MetaNode:
         nodes = parse_cluster_spec(cluster)
+        # --meta settings and the clock mode apply to a new store and to a reopened one alike.
+        given = {f"meta.{k}": str(v).lower() for k, v in (config or {}).items()}
+        given["clock_mode"] = clock
         defaults = {f"meta.{k}": v for k, v in META_CONFIG_DEFAULTS.items()}
-        catalog, new = MetaCatalog.open(path, {**defaults, "clock_mode": clock})
+        catalog, new = MetaCatalog.open(path, {**defaults, **given})
         with catalog.transaction():
             if new:
                 bootstrap_cluster(catalog, nodes)
-            for key, value in (config or {}).items():
-                catalog.set_info(f"meta.{key}", str(value).lower())
-            catalog.set_info("clock_mode", clock)
+            else:
+                for key, value in given.items():
+                    catalog.set_info(key, value)
         return cls(catalog)
 
     def close(self) -> None:
