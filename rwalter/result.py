@@ -35,6 +35,9 @@ class Result:
     source: str = "<stdin>"
     # True for statements whose output psql prints as a table even with zero rows.
     returns_rows: bool = False
+    # Blocks printed after this one in the same format (``\d NAME``: the job, its fragments).
+    # The jsonl record carries only the first block.
+    sections: list[Result] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -136,9 +136,12 @@ def cmd_explain(session, args: list[str]) -> Result:
 
 
 def cmd_help(session, args: list[str]) -> Result:
+    """``\\?``: the commands under psql-like section headings, in registry order."""
     width = max(len(c.usage) for c in COMMANDS.values())
-    lines = [f"  {c.usage.ljust(width)}  {c.help}" for c in COMMANDS.values()]
-    return Result(text="Simulator commands:\n" + "\n".join(lines) + "\n")
+    blocks: dict[str, list[str]] = {}
+    for c in COMMANDS.values():
+        blocks.setdefault(c.section, []).append(f"  {c.usage.ljust(width)}  {c.help}")
+    return Result(text="\n".join(f"{name}:\n" + "\n".join(b) + "\n" for name, b in blocks.items()))
 
 
 @dataclass(frozen=True)
@@ -146,9 +149,32 @@ class Command:
     usage: str
     help: str
     run: Callable[..., Result]
+    section: str = "Simulator commands"
+    sql_names: bool = False  # arguments are SQL names: double quotes are kept
+
+
+def _describe(usage: str, text: str) -> Command:
+    """A ``\\d`` family command (``rwalter.frontend.describe``), listed under psql's heading."""
+    name = usage.split()[0][1:]
+
+    def run(session, args: list[str]) -> Result:
+        from rwalter.frontend.describe import describe_command
+
+        return describe_command(session, name, args)
+
+    return Command(usage, text, run, "Informational", sql_names=True)
 
 
 COMMANDS: dict[str, Command] = {
+    "d": _describe(
+        "\\d [NAME]",
+        "list relations, or describe one with its job: status, parallelism, fragments, actors",
+    ),
+    "dt": _describe("\\dt [NAME]", "list tables"),
+    "dm": _describe("\\dm [NAME]", "list materialized views"),
+    "di": _describe("\\di [NAME]", "list indexes"),
+    "ds": _describe("\\ds [NAME]", "list sinks"),
+    "dS": _describe("\\dS [NAME]", "list sources"),
     "sleep": Command(
         "\\sleep DURATION", "move the simulated clock (5, 5s, 250ms, 2min)", cmd_sleep
     ),
@@ -166,21 +192,26 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def parse_backslash(line: str) -> tuple[str, list[str]]:
-    """``\\name args...`` -> ``(name, args)``, with shell-like quoting as psql does."""
+def parse_backslash(line: str, keep_quotes: bool = False) -> tuple[str, list[str]]:
+    """``\\name args...`` -> ``(name, args)``, with shell-like quoting as psql does.
+
+    ``keep_quotes`` leaves double quotes on the words, for commands whose argument is an SQL
+    name (``\\d "MyTable"`` is case-sensitive, ``\\d MyTable`` is not, as in psql).
+    """
     text = line.strip()[1:]
     try:
-        words = shlex.split(text)
+        words = shlex.split(text, posix=not keep_quotes)
     except ValueError:
         words = text.split()
     return (words[0], words[1:]) if words else ("", [])
 
 
 def run_backslash(session, line: str) -> Result:
-    name, args = parse_backslash(line)
+    name, _ = parse_backslash(line)
     if not name:
         raise _error("empty backslash command; \\? lists them")
     command = COMMANDS.get(name)
     if command is None:
         raise _error(f"invalid command \\{name}; \\? lists the commands")
+    _, args = parse_backslash(line, keep_quotes=command.sql_names)
     return command.run(session, args)

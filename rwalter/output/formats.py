@@ -239,4 +239,8 @@ def render(result: Result, fmt: str = "table", *, color: bool = False) -> Output
             out.append(json.dumps(result.plan, ensure_ascii=False) + "\n")
         else:
             out.append(render_plan(result.plan, color=color))
+    for section in result.sections:
+        part = render(section, fmt, color=color)
+        out.append(part.out)
+        err.append(part.err)
     return Output(out="".join(out), err="".join(err))
