@@ -173,6 +173,14 @@ class Repl:
     def loop(self) -> int:
         """Read, run, repeat until ``\\q`` or Ctrl-D."""
         self.prompt_session = self.build_prompt()
+        try:
+            self._read_eval_print()
+        finally:  # the process ends without teardown (rwalter/entry.py): \o is closed here
+            if self.state.output is not None:
+                self.state.output.close()
+        return 0
+
+    def _read_eval_print(self) -> None:
         default = ""
         while not self.state.quit:
             try:
@@ -189,9 +197,6 @@ class Repl:
             if not text.strip():
                 continue
             self.run_source(text, REPL_SOURCE)
-        if self.state.output is not None:
-            self.state.output.close()
-        return 0
 
     def _edit(self) -> str:
         """psql's ``\\e``: edit the last query; the result comes back as the next input."""

@@ -132,7 +132,7 @@ def cmd_output(host: Host, args: list[str]) -> list[Result]:
     except OSError as exc:
         raise _error(f"{args[0]}: {exc.strerror or exc}") from None
     state.output_path = path
-    return _text(f"Query results go to {args[0]}.")
+    return []  # silent, as psql: anything printed now would land in the file
 
 
 def cmd_include(host: Host, args: list[str]) -> list[Result]:

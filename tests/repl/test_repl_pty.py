@@ -174,3 +174,15 @@ def test_ctrl_c_drops_input_and_ctrl_d_exits(repl: Repl) -> None:
             break
     repl.child.close()
     assert repl.child.exitstatus == 0
+
+
+def test_output_file_is_complete_after_ctrl_d(repl: Repl, tmp_path: Path) -> None:
+    """The process ends without interpreter teardown: an open ``\\o`` file is closed first."""
+    target = tmp_path / "results.txt"
+    repl.run(f"\\o {target}")
+    repl.run("SELECT 42 AS answer;")
+    repl.child.send("\x04")  # Ctrl-D on an empty line
+    repl.child.expect(pexpect.EOF, timeout=TIMEOUT)
+    repl.child.close()
+    assert repl.child.exitstatus == 0
+    assert target.read_text() == " answer \n--------\n     42\n(1 row)\n\n"
