@@ -135,13 +135,26 @@ def cmd_explain(session, args: list[str]) -> Result:
     return Result(text=explain.render(entry))
 
 
+HELP_COLUMN = 26  # psql's \\? lines up descriptions here; a longer usage gets its own line
+
+
+def help_block(title: str, entries: list[tuple[str, str]]) -> str:
+    """One titled block of ``\\?``: ``usage  description`` lines, psql-style."""
+    lines = [f"{title}:"]
+    for usage, text in entries:
+        if len(usage) < HELP_COLUMN - 2:
+            lines.append(f"  {usage.ljust(HELP_COLUMN - 2)}{text}")
+        else:
+            lines += [f"  {usage}", " " * HELP_COLUMN + text]
+    return "\n".join(lines) + "\n"
+
+
 def cmd_help(session, args: list[str]) -> Result:
     """``\\?``: the commands under psql-like section headings, in registry order."""
-    width = max(len(c.usage) for c in COMMANDS.values())
-    blocks: dict[str, list[str]] = {}
+    sections: dict[str, list[tuple[str, str]]] = {}
     for c in COMMANDS.values():
-        blocks.setdefault(c.section, []).append(f"  {c.usage.ljust(width)}  {c.help}")
-    return Result(text="\n".join(f"{name}:\n" + "\n".join(b) + "\n" for name, b in blocks.items()))
+        sections.setdefault(c.section, []).append((c.usage, c.help))
+    return Result(text="\n".join(help_block(t, e) for t, e in sections.items()))
 
 
 @dataclass(frozen=True)

@@ -185,13 +185,11 @@ def cmd_edit(host: Host, args: list[str]) -> list[Result]:
 
 def cmd_help(host: Host, args: list[str]) -> list[Result]:
     from rwalter.frontend.backslash import cmd_help as simulator_help
+    from rwalter.frontend.backslash import help_block
 
-    width = max(len(c.usage) for c in REPL_COMMANDS.values() if c.usage != "\\?")
-    lines = [
-        f"  {c.usage.ljust(width)}  {c.help}" for c in REPL_COMMANDS.values() if c.usage != "\\?"
-    ]
-    sim = simulator_help(host.session, []).text or ""
-    return _text("REPL commands:\n" + "\n".join(lines) + "\n\n" + sim)
+    own = [(c.usage, c.help) for c in REPL_COMMANDS.values() if c.usage != "\\?"]
+    shared = simulator_help(host.session, []).text or ""
+    return _text(help_block("REPL commands", own) + "\n" + shared)
 
 
 REPL_COMMANDS: dict[str, ReplCommand] = {

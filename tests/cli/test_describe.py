@@ -100,3 +100,21 @@ def test_jsonl_carries_the_first_block() -> None:
         ["Column", "Type"],
         [["v", "integer"], ["n", "bigint"]],
     )
+
+
+def test_help_lines_up_like_psql() -> None:
+    """``\\?`` in a script: psql's column for descriptions, a long usage on its own line."""
+    r = invoke(["-c", "\\?"])
+    assert r.code == 0
+    lines = r.out.splitlines()
+    assert lines[0] == "Informational:"
+    assert lines[
+        1
+    ] == "  \\d [NAME]               list relations, or describe one with its job: " + (
+        "status, parallelism, fragments, actors"
+    )
+    i = lines.index("  \\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS")
+    assert (
+        lines[i + 1] == " " * 26 + "change the cluster; the meta node reacts as RisingWave's would"
+    )
+    assert lines[-1] == "  \\?                      this help"
