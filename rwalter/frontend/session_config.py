@@ -1,4 +1,4 @@
-"""Session variables, system parameters and ALTER SYSTEM of the frontend.
+"""Session variables: the table, SET, RESET, SHOW and SHOW ALL.
 
 Models these RisingWave (commit 448c6570) files:
 
@@ -10,288 +10,60 @@ Models these RisingWave (commit 448c6570) files:
   parse error reports the raw value, check-hook error reports the typed Display; ``reset`` goes
   back to the built-in default (not the cluster-wide one);
 * ``src/frontend/src/handler/variable.rs:42-92`` - SET (lowercased name, deprecation notice),
-  SHOW, SHOW ALL (``Name``/``Setting``/``Description``), SHOW PARAMETERS
-  (``Name``/``Value``/``Description``/``Mutable``);
-* ``src/frontend/src/handler/alter_system.rs:24-80`` - ALTER SYSTEM SET notices;
-* ``src/meta/src/controller/session_params.rs:149-170`` and
-  ``src/meta/src/controller/system_param.rs:182-205`` - meta side of ALTER SYSTEM;
-* ``src/common/src/system_param/mod.rs:79-118,305-450`` - system parameters (``for_all_params!``),
-  ``set_system_param`` errors and validation; ``src/license/src/key.rs:120-160`` (redaction);
-* ``src/common/src/cast/mod.rs:28-49`` (``str_to_bool``), ``src/common/src/session_config/*.rs``
-  (enum-like types and their ``expect one of [...]`` errors);
+  SHOW, SHOW ALL (``Name``/``Setting``/``Description``).
 * ``src/frontend/src/error.rs:186`` and ``src/meta/src/error.rs:100-108`` - the error layers.
 
-There is no ``adaptive_parallelism_strategy`` system parameter at this commit (spec §3.5).
+The value types and check hooks are ``rwalter.frontend.config_types``; system parameters and
+ALTER SYSTEM are ``rwalter.frontend.system_params``.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rwalter.errors import PERMISSION_DENIED, SESSION_CONFIG, SYSTEM_PARAM, RwError
-from rwalter.frontend.values import (
-    ConfigParallelism,
-    ConfigParallelismError,
-    RustParseIntError,
-    normalize_job_type,
-    parse_rust_int,
-    value_text,
+from rwalter.errors import SESSION_CONFIG, RwError
+from rwalter.frontend.config_types import (
+    BACKFILL_PARALLELISM,
+    BOOL,
+    CACHE_REFILL,
+    I32,
+    ICEBERG_STORAGE_MODE,
+    ISOLATION_LEVEL,
+    JOIN_ENCODING,
+    LOCALITY_BACKFILL_MODE,
+    NONZERO_U64,
+    OPT_USIZE,
+    OVER_WINDOW_CACHE,
+    PARALLELISM,
+    QUERY_MODE,
+    SEARCH_PATH,
+    SINK_DECOUPLE,
+    STATEMENT_TIMEOUT,
+    STR,
+    U32,
+    U64,
+    USIZE,
+    VISIBILITY_MODE,
+    Codec,
+    InvalidValue,
+    check_backfill_parallelism,
+    check_bytea_output,
+    check_client_encoding,
+    check_iceberg_engine_connection,
+    check_streaming_max_parallelism,
+    check_timezone,
 )
+from rwalter.frontend.values import ConfigParallelism, normalize_job_type, value_text
 from rwalter.sql.ast import SetVariableValue
 
 SESSION_CONFIG_CAUSE = "Failed to get or set session config"
-SET_SESSION_PARAM_RPC = "/meta.SessionParamService/SetSessionParam"
-SET_SYSTEM_PARAM_RPC = "/meta.SystemParamsService/SetSystemParam"
 ARRANGEMENT_BACKFILL_DEPRECATED = (
     "The session variable STREAMING_USE_ARRANGEMENT_BACKFILL has been deprecated and is ignored. "
     "Arrangement backfill is always used as the fallback backfill type for new streaming jobs."
 )
-VNODE_MAX_COUNT = 32768  # VirtualNode::MAX_COUNT
-
-
-class InvalidValue(ValueError):
-    """A type's parse or check failure; ``causes`` is the cleaned source chain below
-    ``Invalid value `v` for `name```."""
-
-    def __init__(self, *causes: str) -> None:
-        super().__init__(": ".join(causes))
-        self.causes = list(causes)
-
-
-# ---------------------------------------------------------------------------------------------
-# Value types ("codecs"): parse a SET string into a typed value, display a typed value.
-
-
-@dataclass(frozen=True)
-class Codec:
-    """One Rust session-config type: ``parse`` (``FromStr``, raises InvalidValue) and ``show``."""
-
-    name: str
-    parse: Callable[[str], Any]
-    show: Callable[[Any], str] = str
-
-
-_TRUE_WORDS = ("true", "tru", "tr", "t", "on", "1", "yes", "ye", "y")
-_FALSE_WORDS = ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n")
-
-
-def _parse_bool(text: str) -> bool:
-    """``str_to_bool``: PostgreSQL boolean spellings, trimmed, ASCII case-insensitive."""
-    word = text.strip().lower()
-    if word in _TRUE_WORDS:
-        return True
-    if word in _FALSE_WORDS:
-        return False
-    raise InvalidValue("Invalid bool")
-
-
-def _int_codec(ty: str) -> Codec:
-    def parse(text: str) -> int:
-        try:
-            return parse_rust_int(text, ty)
-        except RustParseIntError as e:
-            raise InvalidValue(str(e)) from None
-
-    return Codec(ty, parse)
-
-
-def _enum_codec(name: str, spellings: Mapping[str, str], dash_to_underscore: bool = False) -> Codec:
-    """An enum parsed ASCII case-insensitively; ``spellings`` maps accepted input to Display."""
-    error = "expect one of [" + ", ".join(spellings) + "]"
-
-    def parse(text: str) -> str:
-        key = text.lower()
-        if dash_to_underscore:
-            key = key.replace("-", "_")
-        if key not in spellings:
-            raise InvalidValue(error)
-        return spellings[key]
-
-    return Codec(name, parse)
-
-
-def _option_codec(inner: Codec) -> Codec:
-    """``OptionConfig<T>``: empty string is None (shown as empty)."""
-
-    def parse(text: str) -> Any:
-        return None if text == "" else inner.parse(text)
-
-    return Codec(f"Option<{inner.name}>", parse, lambda v: "" if v is None else inner.show(v))
-
-
-def _parse_parallelism(text: str) -> ConfigParallelism:
-    try:
-        return ConfigParallelism.parse(text)
-    except ConfigParallelismError as e:
-        raise InvalidValue(*e.causes) from None
-
-
-def _parse_nonzero_u64(text: str) -> int:
-    try:
-        return parse_rust_int(text, "u64")
-    except RustParseIntError as e:
-        raise InvalidValue(str(e)) from None
-
-
-_TIMEOUT_UNITS = {"ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}
-
-
-def _parse_statement_timeout(text: str) -> int:
-    """``StatementTimeout::from_str`` (``statement_timeout.rs:21-47``): milliseconds."""
-    s = text.strip()
-    if s == "0":
-        return 0
-    split = next((i for i, c in enumerate(s) if not c.isnumeric()), len(s))
-    val_str, unit = s[:split], (s[split:] if split < len(s) else "ms")
-    try:
-        val = parse_rust_int(val_str, "u32")
-    except RustParseIntError:
-        raise InvalidValue(f'parsing u32 failed: "{val_str}"') from None
-    mul = _TIMEOUT_UNITS.get(unit.strip())
-    if mul is None:
-        raise InvalidValue(f'invalid time unit: "{unit}"')
-    if val * mul > 2**32 - 1:
-        raise InvalidValue("overflow")
-    return val * mul
-
-
-def _parse_search_path(text: str) -> str:
-    """``SearchPath::from_str``: split on ``, ``, trim, drop empties, re-join (Display)."""
-    return ", ".join(p.strip() for p in text.split(", ") if p.strip())
-
-
-BOOL = Codec("bool", _parse_bool, lambda v: "true" if v else "false")
-I32 = _int_codec("i32")
-U32 = _int_codec("u32")
-U64 = _int_codec("u64")
-USIZE = _int_codec("usize")
-STR = Codec("String", lambda s: s)
-PARALLELISM = Codec("ConfigParallelism", _parse_parallelism)
-BACKFILL_PARALLELISM = Codec("ConfigBackfillParallelism", _parse_parallelism)
-NONZERO_U64 = Codec("ConfigNonZeroU64", _parse_nonzero_u64)
-STATEMENT_TIMEOUT = Codec("StatementTimeout", _parse_statement_timeout, lambda v: f"{v}ms")
-SEARCH_PATH = Codec("SearchPath", _parse_search_path)
-QUERY_MODE = _enum_codec(
-    "QueryMode", {"local": "local", "distributed": "distributed", "auto": "auto"}
-)
-ICEBERG_STORAGE_MODE = _enum_codec(
-    "IcebergQueryStorageMode", {"auto": "auto", "iceberg": "iceberg", "hummock": "hummock"}
-)
-VISIBILITY_MODE = _enum_codec(
-    "VisibilityMode", {"all": "all", "checkpoint": "checkpoint", "default": "default"}
-)
-ISOLATION_LEVEL = _enum_codec(
-    "IsolationLevel",
-    {
-        "read committed": "read committed",
-        "read uncommitted": "read uncommitted",
-        "repeatable read": "repeatable read",
-        "serializable": "serializable",
-    },
-)
-SINK_DECOUPLE = _enum_codec(
-    "SinkDecouple",
-    {
-        "true": "enable",
-        "enable": "enable",
-        "false": "disable",
-        "disable": "disable",
-        "default": "default",
-    },
-)
-LOCALITY_BACKFILL_MODE = _enum_codec("LocalityBackfillMode", {"auto": "auto", "always": "always"})
-JOIN_ENCODING = _option_codec(
-    _enum_codec(
-        "JoinEncodingType",
-        {"memory_optimized": "memory_optimized", "cpu_optimized": "cpu_optimized"},
-    )
-)
-OVER_WINDOW_CACHE = _option_codec(
-    _enum_codec(
-        "OverWindowCachePolicy",
-        {
-            "full": "full",
-            "recent": "recent",
-            "recent_first_n": "recent_first_n",
-            "recent_last_n": "recent_last_n",
-        },
-        dash_to_underscore=True,
-    )
-)
-CACHE_REFILL = _option_codec(
-    _enum_codec(
-        "CacheRefillPolicy",
-        {
-            "enabled": "enabled",
-            "disabled": "disabled",
-            "streaming": "streaming",
-            "serving": "serving",
-            "both": "both",
-        },
-        dash_to_underscore=True,
-    )
-)
-OPT_USIZE = _option_codec(USIZE)
-
-
-# ---------------------------------------------------------------------------------------------
-# Check hooks (mod.rs:556-616): return an error text or None.
-
-
-_TIMEZONES: set[str] | None = None
-
-
-def check_timezone(value: str) -> str | None:
-    """``Tz::from_str_insensitive`` (IANA names; approximated with the local tz database)."""
-    global _TIMEZONES
-    if _TIMEZONES is None:
-        try:
-            import zoneinfo
-
-            _TIMEZONES = {z.lower() for z in zoneinfo.available_timezones()} | {"utc"}
-        except Exception:  # pragma: no cover - no tz database: accept everything
-            _TIMEZONES = set()
-    if _TIMEZONES and value.lower() not in _TIMEZONES:
-        return "Not a valid timezone"
-    return None
-
-
-def check_client_encoding(value: str) -> str | None:
-    clean = "".join(c for c in value if c.isascii() and c.isalnum())
-    return None if clean.upper() == "UTF8" else "Only support 'UTF8' for CLIENT_ENCODING"
-
-
-def check_bytea_output(value: str) -> str | None:
-    return None if value == "hex" else "Only support 'hex' for BYTEA_OUTPUT"
-
-
-def check_iceberg_engine_connection(value: str) -> str | None:
-    if value and len(value.split(".")) != 2:
-        return (
-            "Invalid iceberg engine connection format, Should be set to this format: "
-            "schema_name.connection_name."
-        )
-    return None
-
-
-def check_streaming_max_parallelism(value: int) -> str | None:
-    if value in (0, 1):
-        return "STREAMING_MAX_PARALLELISM must be greater than 1"
-    if value > VNODE_MAX_COUNT:
-        return f"STREAMING_MAX_PARALLELISM must be less than or equal to {VNODE_MAX_COUNT}"
-    return None
-
-
-def check_backfill_parallelism(value: ConfigParallelism) -> str | None:
-    if value.kind in ("default", "fixed"):
-        return None
-    return (
-        "Only `default` or fixed backfill parallelism is supported here; adaptive backfill "
-        "strategy is deferred to a later change."
-    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -992,246 +764,15 @@ class SessionConfig:
         return self._values["timezone"]
 
 
-# ---------------------------------------------------------------------------------------------
-# System parameters (system_param/mod.rs for_all_params!)
-
-
-@dataclass(frozen=True)
-class SystemParam:
-    """One ``for_all_params!`` entry; ``default`` is the SHOW PARAMETERS text in rwalter's
-    simulated cluster (for parameters without a RisingWave default, a deployment value)."""
-
-    name: str
-    ty: str  # u32 | u64 | f64 | bool | String | LicenseKey
-    default: str
-    mutable: bool
-    description: str
-    validate: Callable[[Any], str | None] | None = None
-
-
-def _expect_min(minimum: int) -> Callable[[int], str | None]:
-    def check(v: int) -> str | None:
-        return None if v >= minimum else f"value {v} out of range, expect {minimum}.."
-
-    return check
-
-
-def _not_empty(name: str) -> Callable[[str], str | None]:
-    return lambda v: f"{name} cannot be empty" if not v.strip() else None
-
-
-def _time_travel_retention(v: int) -> str | None:
-    if v != 0 and v < 600_000:
-        return "time_travel_retention_ms cannot be less than 600000"
-    return None
-
-
-SYSTEM_PARAMS: tuple[SystemParam, ...] = (
-    SystemParam("barrier_interval_ms", "u32", "1000", True, "The interval of periodic barrier.", _expect_min(50)),
-    SystemParam("checkpoint_frequency", "u64", "1", True, "There will be a checkpoint for every n barriers.", _expect_min(1)),
-    SystemParam("sstable_size_mb", "u32", "256", False, "Target size of the Sstable."),
-    SystemParam("parallel_compact_size_mb", "u32", "512", False, "The size of parallel task for one compact/flush job."),
-    SystemParam("block_size_kb", "u32", "64", False, "Size of each block in bytes in SST."),
-    SystemParam("bloom_false_positive", "f64", "0.001", False, "DEPRECATED: Bloom filter is no longer a supported SST filter implementation. This field is kept for backward compatibility and no longer controls whether SST filters are emitted."),
-    SystemParam("state_store", "String", "hummock+memory", False, "URL for the state store"),
-    SystemParam("data_directory", "String", "hummock_001", False, "Remote directory for storing data and metadata objects."),
-    SystemParam("backup_storage_url", "String", "memory", True, "Remote storage url for storing snapshots.", _not_empty("backup_storage_url")),
-    SystemParam("backup_storage_directory", "String", "backup", True, "Remote directory for storing snapshots.", _not_empty("backup_storage_directory")),
-    SystemParam("max_concurrent_creating_streaming_jobs", "u32", "1", True, "Max number of concurrent creating streaming jobs."),
-    SystemParam("pause_on_next_bootstrap", "bool", "false", True, "Whether to pause all data sources on next bootstrap."),
-    SystemParam("enable_tracing", "bool", "false", True, "Whether to enable distributed tracing."),
-    SystemParam("use_new_object_prefix_strategy", "bool", "true", False, "Whether to split object prefix."),
-    SystemParam("license_key", "LicenseKey", "<default>", True, "The license key to activate enterprise features."),
-    SystemParam("time_travel_retention_ms", "u64", "600000", True, "The data retention period for time travel.", _time_travel_retention),
-    SystemParam("per_database_isolation", "bool", "true", True, "Whether per database isolation is enabled"),
-    SystemParam("enforce_secret", "bool", "false", True, "Whether to enforce secret on cloud."),
-)  # fmt: skip
-SYSTEM_PARAMS_BY_NAME: dict[str, SystemParam] = {p.name: p for p in SYSTEM_PARAMS}
-
-NOTICE_BARRIER_INTERVAL_MS = 300_000
-NOTICE_CHECKPOINT_FREQUENCY = 60
-LICENSE_DEFAULT = "<default>"
-
-
-def rust_debug_str(s: str) -> str:
-    """``{:?}`` of a Rust ``&str`` (quotes, backslash escapes)."""
-    escapes = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
-    return '"' + "".join(escapes.get(c, c) for c in s) + '"'
-
-
-def _parse_system_value(param: SystemParam, text: str) -> str:
-    """Parse ``text`` for ``param`` and return the stored/displayed text (raises InvalidValue
-    with the ``set_system_param`` message)."""
-    if param.ty in ("u32", "u64"):
-        try:
-            value: Any = parse_rust_int(text, param.ty)
-        except RustParseIntError as e:
-            raise InvalidValue(f"cannot parse parameter value: {e}") from None
-        shown = str(value)
-    elif param.ty == "bool":
-        if text not in ("true", "false"):
-            raise InvalidValue(
-                "cannot parse parameter value: provided string was not `true` or `false`"
-            )
-        value, shown = text == "true", text
-    elif param.ty == "f64":
-        try:
-            value = float(text)
-        except ValueError:
-            raise InvalidValue("cannot parse parameter value: invalid float literal") from None
-        shown = repr(value)
-    elif param.ty == "LicenseKey":
-        value = text
-        shown = "" if text == "" else "<redacted>"
-    else:
-        value, shown = text, text
-    if param.validate is not None:
-        problem = param.validate(value)
-        if problem is not None:
-            raise InvalidValue(problem)
-    return shown
-
-
-class SystemParams:
-    """The cluster's system parameters (SHOW text per name)."""
-
-    def __init__(self, values: Mapping[str, str] | None = None) -> None:
-        self.values: dict[str, str] = {p.name: p.default for p in SYSTEM_PARAMS}
-        self.values.update({k: v for k, v in (values or {}).items() if k in self.values})
-
-    def show_parameters(self) -> list[tuple[str, str, str, bool]]:
-        """``SHOW PARAMETERS`` rows: (Name, Value, Description, Mutable)."""
-        return [(p.name, self.values[p.name], p.description, p.mutable) for p in SYSTEM_PARAMS]
-
-    def get(self, name: str) -> str:
-        return self.values[name]
-
-    def int(self, name: str) -> int:
-        return int(self.values[name])
-
-    @property
-    def max_concurrent_creating_streaming_jobs(self) -> int:
-        return self.int("max_concurrent_creating_streaming_jobs")
-
-    @property
-    def barrier_interval_ms(self) -> int:
-        return self.int("barrier_interval_ms")
-
-    @property
-    def checkpoint_frequency(self) -> int:
-        return self.int("checkpoint_frequency")
-
-    def set(self, name: str, text: str | None) -> None:
-        """Meta's ``set_param``; raises the frontend-visible error."""
-
-        def fail(message: str) -> RwError:
-            return RwError(
-                [
-                    f"gRPC request to meta service (call `{SET_SYSTEM_PARAM_RPC}`) failed: Internal error",
-                    f"System parameters error: {message}",
-                ],
-                SYSTEM_PARAM,
-            )
-
-        param = SYSTEM_PARAMS_BY_NAME.get(name)
-        if param is None:
-            raise fail(f"unrecognized system parameter {rust_debug_str(name)}")
-        if not param.mutable:
-            raise fail(f"{rust_debug_str(name)} is immutable")
-        if text is None:
-            shown = param.default
-        else:
-            try:
-                shown = _parse_system_value(param, text)
-            except InvalidValue as e:
-                raise fail(str(e)) from None
-        self.values[name] = shown
-
-
-# ---------------------------------------------------------------------------------------------
-# ALTER SYSTEM SET (alter_system.rs)
-
-
-def alter_system(
-    name: str,
-    value: SetVariableValue | str | None,
-    session_defaults: MutableMapping[str, str],
-    *,
-    session: SessionConfig | None = None,
-    system_params: SystemParams | None = None,
-    is_superuser: bool = True,
-) -> list[str]:
-    """``ALTER SYSTEM SET name = value`` (None/DEFAULT = reset); returns the NOTICE texts.
-
-    ``name`` is the identifier as RisingWave's ``Ident`` Display gives it (as written; a
-    double-quoted name keeps its quotes). A session variable updates ``session_defaults``
-    (entry name -> stored text, what meta persists) and ``session``; anything else goes to
-    ``system_params``. Mutates the given objects; the caller persists them.
-    """
-    text = value_text(value)
-    if contains_param(name):
-        var = lookup(name)
-        if var.no_alter_system:
-            raise RwError(
-                [f"internal error: session param {name} cannot be altered system wide"],
-                SESSION_CONFIG,
-            )
-        if text is None:
-            stored = var.default
-        else:
-            try:
-                stored = var.codec.show(parse_value(var, text))
-            except InvalidValue as e:
-                raise RwError(
-                    [
-                        f"gRPC request to meta service (call `{SET_SESSION_PARAM_RPC}`) failed: Internal error",
-                        "Session parameters error",
-                        *e.causes,
-                    ],
-                    SESSION_CONFIG,
-                ) from None
-        session_defaults[var.name] = stored
-        if session is not None:
-            session.set(var.name, text)
-        if text is None:
-            return [f"The config {name} of the current session has already been reset to default"]
-        return [f"The config {name} of the current session has already been set to {text}"]
-
-    if not is_superuser:
-        raise RwError(
-            ["Permission denied: must be superuser to execute ALTER SYSTEM command"],
-            PERMISSION_DENIED,
-        )
-    params = system_params if system_params is not None else SystemParams()
-    params.set(name, text)
-    notices = []
-    if params.barrier_interval_ms >= NOTICE_BARRIER_INTERVAL_MS:
-        notices.append(
-            f"Barrier interval is set to {params.barrier_interval_ms} ms >= "
-            f"{NOTICE_BARRIER_INTERVAL_MS} ms. This can hurt freshness and potentially cause OOM."
-        )
-    if params.checkpoint_frequency >= NOTICE_CHECKPOINT_FREQUENCY:
-        notices.append(
-            f"Checkpoint frequency is set to {params.checkpoint_frequency} >= "
-            f"{NOTICE_CHECKPOINT_FREQUENCY}. This can hurt freshness and potentially cause OOM."
-        )
-    return notices
-
-
 def variables() -> Iterable[Var]:
     """All modelled session variables, in SHOW ALL order."""
     return iter(VARIABLES)
 
 
 __all__ = [
-    "SYSTEM_PARAMS",
     "VARIABLES",
-    "InvalidValue",
     "SessionConfig",
-    "SystemParam",
-    "SystemParams",
     "Var",
-    "alter_system",
     "contains_param",
     "entry_name",
     "lookup",

@@ -9,7 +9,7 @@ meta store, so ``--db`` keeps them.
 
 from __future__ import annotations
 
-from rwalter.frontend.session_config import SystemParams, alter_system
+from rwalter.frontend.system_params import SystemParams, alter_system
 from rwalter.result import Result
 from rwalter.sql import ast
 

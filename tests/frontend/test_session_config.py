@@ -5,12 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rwalter.errors import RwError
-from rwalter.frontend.session_config import (
-    VARIABLES,
-    SessionConfig,
-    SystemParams,
-    alter_system,
-)
+from rwalter.frontend.session_config import VARIABLES, SessionConfig
+from rwalter.frontend.system_params import SystemParams, alter_system
 from rwalter.frontend.values import ConfigParallelism
 from rwalter.sql.ast import SetValueItem, SetVariableValue
 
