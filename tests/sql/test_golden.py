@@ -414,6 +414,12 @@ ERRORS = [
         6,
     ),
     ("SELECT 'abc", "Unterminated string literal at line 1, column 12", 12),
+    # tokenizer.rs:997; comments nest, so one */ does not close two /*
+    (
+        "SELECT 1 /* a /* b */ c",
+        "Unexpected EOF while in a multi-line comment at line 1, column 24",
+        24,
+    ),
 ]
 
 

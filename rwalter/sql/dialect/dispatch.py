@@ -60,15 +60,20 @@ def _tokenize(text: str) -> list[Token]:
 
 
 def _tokenizer_failure(text: str) -> _Fail:
-    """Reproduce RisingWave's tokenizer errors (``tokenizer.rs:741-852``) for unterminated
-    literals: the position is where the tokenizer stopped (end of input)."""
+    """Reproduce RisingWave's tokenizer errors (``tokenizer.rs:741-852``, ``:997`` for a comment)
+    for unterminated literals: the position is where the tokenizer stopped (end of input)."""
     state = _unterminated_kind(text)
     line, col = _position(text, None)
     if state == '"':
         return _Fail("Expected close delimiter '\"' before EOF.", len(text))
     if state == "$":
         return _Fail("Unterminated dollar-quoted string", len(text))
-    return _Fail(f"Unterminated string literal at line {line}, column {col}", len(text))
+    what = (
+        "Unexpected EOF while in a multi-line comment"
+        if state == "*"
+        else ("Unterminated string literal")
+    )
+    return _Fail(f"{what} at line {line}, column {col}", len(text))
 
 
 def _unterminated_kind(text: str) -> str:
