@@ -13,7 +13,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rwalter.errors import SIMULATOR, RwError
+from rwalter.errors import NO_WORKERS, SIMULATOR, MetaError, RwError
 from rwalter.result import Result
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|sec|secs|m|min|mins|h)?$")
@@ -43,7 +43,7 @@ def _error(message: str) -> RwError:
 
 
 def _int(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not text.isdigit() or int(text) == 0:
         raise _error(f"invalid {what} {text!r}: expected a positive integer")
     return int(text)
 
@@ -85,7 +85,18 @@ def cmd_worker(session, args: list[str]) -> Result:
         worker_id, plan = meta.add_worker(slots, rest[1] if len(rest) == 2 else "default")
         return _event(f"compute node {worker_id} joined with {_slots(slots)}", plan)
     if verb == "kill" and len(rest) == 1:
-        plan = meta.kill_worker(_worker(session, rest[0]))
+        worker_id = _worker(session, rest[0])
+        try:
+            plan = meta.kill_worker(worker_id)
+        except MetaError as err:
+            if err.code != NO_WORKERS:
+                raise
+            raise _error(
+                f"compute node {worker_id} stays up: without it the recovery finds no worker for "
+                "some streaming job's resource group, and RisingWave would retry the recovery "
+                "until a node of that group joins (rwalter does not model a cluster stuck in "
+                "recovery); add one first with \\worker add SLOTS [GROUP]"
+            ) from None
         return _event(f"compute node {rest[0]} is down; the cluster recovered", plan)
     if verb == "restart" and len(rest) == 1:
         plan = meta.restart_worker(_worker(session, rest[0]))

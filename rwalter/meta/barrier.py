@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from rwalter.errors import MetaError
+from rwalter.errors import NO_WORKERS, MetaError
 from rwalter.meta import scale
 from rwalter.meta.catalog import Job, MetaCatalog
 from rwalter.meta.stream_manager import ParallelismPolicy, StreamManager
@@ -127,9 +127,10 @@ class Barrier:
             return None
         ensembles = scale.find_ensembles(self.catalog, fragment_ids)
         renderer = scale.Renderer(self.catalog)
-        if not renderer.live:
-            self.catalog.replace_actors(fragment_ids, [])
-            return None
+        if not renderer.live:  # RisingWave would retry this recovery until a node joins
+            raise MetaError(
+                "internal", "no workers to assign; assignment is meaningless", NO_WORKERS
+            )
         rendering = renderer.render(ensembles)
         plan = scale.rebuild(self.catalog, rendering, scale.live_actors(self.catalog, fragment_ids))
         return scale.merge_plans([plan], "recovery")
