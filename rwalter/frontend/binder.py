@@ -2,15 +2,21 @@
 
 Models ``src/frontend/src/handler/alter_utils.rs:27-108`` (``resolve_streaming_job_id_for_alter``:
 tables, MVs and indexes are looked up among *tables* including creating ones, so a missing name
-is always ``table not found``; sinks and sources have their own lookups) and the not-found texts
-of ``src/frontend/src/catalog/mod.rs`` (``CatalogError::not_found``).
+is always ``table not found``; sinks and sources have their own lookups), the not-found texts
+of ``src/frontend/src/catalog/mod.rs`` (``CatalogError::not_found``), and the binding of a DDL's
+column list (``Binder::bind_expr``, ``binder/expr/mod.rs:57-64`` over ``binder/expr/column.rs:98``).
 """
 
 from __future__ import annotations
 
-from rwalter.errors import RwError, catalog_error, invalid_input
+from collections.abc import Sequence
+
+from sqlglot import exp
+
+from rwalter.errors import QUERY, RwError, catalog_error, invalid_input
 from rwalter.meta.catalog import Relation
 from rwalter.sql import ast
+from rwalter.sql.dialect import to_sql
 
 # ALTER statement kind → (catalog kinds looked up, not-found object word, statement type).
 ALTER_LOOKUP: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -31,8 +37,18 @@ TABLE_TYPE = {"table": "TABLE", "materialized view": "MATERIALIZED_VIEW", "index
 EXPECTED_KIND = {ast.TABLE: "table", ast.MATERIALIZED_VIEW: "materialized view", ast.INDEX: "index"}
 
 
+def real_value(ident: exp.Identifier) -> str:
+    """``Ident::real_value`` (``sqlparser/src/ast/mod.rs:170``): an unquoted name folds to
+    lowercase, a quoted one is kept as written."""
+    return ident.name if ident.args.get("quoted") else ident.name.lower()
+
+
 def object_name(table) -> str:
-    """The relation name of an ``exp.Table`` (schema qualifier dropped; ``public`` is the only one)."""
+    """The relation name of an ``exp.Table`` as RisingWave resolves it (its ``real_value``; the
+    schema qualifier is dropped, ``public`` being the only schema)."""
+    ident = getattr(table, "this", None)
+    if isinstance(ident, exp.Identifier):
+        return real_value(ident)
     return table.name if hasattr(table, "name") else str(table)
 
 
@@ -52,6 +68,25 @@ def not_found(word: str, table) -> RwError:
     err = catalog_error(f"{word} not found: {object_name(table)}")
     err.position = name_position(table)
     return err
+
+
+def bind_error_root(expr: str, column: str) -> RwError:
+    """``Failed to bind expression: <expr>`` over ``Item not found: Invalid column: <name>``."""
+    return RwError(
+        [f"Failed to bind expression: {expr}", f"Item not found: Invalid column: {column}"], QUERY
+    )
+
+
+def bind_columns(exprs: Sequence[exp.Expression], columns: Sequence[str]) -> list[str]:
+    """The names of a DDL's column list (CREATE INDEX keys, INCLUDE, DISTRIBUTED BY), each bound
+    against ``columns`` in order as ``create_index.rs:246-306`` does; the first unknown one fails."""
+    names = []
+    for e in exprs:
+        column = e.this if isinstance(e, exp.Ordered) else e
+        if column.name not in columns:
+            raise bind_error_root(to_sql(column), column.name)
+        names.append(column.name)
+    return names
 
 
 def find_relation(session, name: str, kinds: tuple[str, ...]) -> Relation | None:

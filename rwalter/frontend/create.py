@@ -17,14 +17,14 @@ from sqlglot import exp
 
 from rwalter.errors import CATALOG_EXISTS, PROTOCOL, RwError, catalog_error, frontend_error
 from rwalter.frontend import values
-from rwalter.frontend.binder import not_found, object_name
-from rwalter.frontend.query import name_columns, storage_name
+from rwalter.frontend.binder import bind_columns, not_found, object_name
+from rwalter.frontend.query import create_query_storage, storage_name
 from rwalter.meta import fragmenter
 from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import to_sql, transpile_query
+from rwalter.sql.dialect import to_sql
 
 # Catalog kind → the word RisingWave uses in "<kind> named x already exists".
 KIND_WORD = {
@@ -256,9 +256,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         query = node.args["query"]
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         rel = new_relation(name, "table", _definition(session, node), graph)
-        catalog.conn.execute(
-            f"CREATE TABLE {storage_name(name)} AS {transpile_query(name_columns(query))}"
-        )
+        create_query_storage(catalog, name, query, "TABLE")
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
@@ -309,9 +307,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
-    session.meta.catalog.conn.execute(
-        f"CREATE VIEW {storage_name(name)} AS {transpile_query(name_columns(query))}"
-    )
+    create_query_storage(session.meta.catalog, name, query)
     _, notices = submit(
         session,
         rel,
@@ -379,9 +375,10 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     table = session.meta.catalog.relation_by_name(table_name)
     if table is None or table.kind not in ("table", "materialized view"):
         raise not_found("table", node.args["table"])
-    cols = [_col_name(c) for c in node.expressions]
-    include = [_col_name(c) for c in node.args.get("include") or []] or None
-    dist = [_col_name(c) for c in node.args.get("distributed_by") or []] or None
+    columns = table.columns
+    cols = bind_columns(node.expressions, columns)
+    include = bind_columns(node.args.get("include") or [], columns) or None
+    dist = bind_columns(node.args.get("distributed_by") or [], columns) or None
     graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
     rel = new_relation(name, "index", _definition(session, node), graph, target_id=table.id)
     background = _background(session, graph)
@@ -422,16 +419,8 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
 
 @creates("CREATE_VIEW")
 def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
-    query = node.args["query"]
     catalog = session.meta.catalog
-    sql = transpile_query(query)
-    catalog.ensure_views(sql)
-    try:
-        catalog.conn.execute(f"CREATE VIEW {storage_name(name)} AS {sql}")
-    except Exception as exc:  # duckdb binder errors: an unknown relation or column
-        from rwalter.frontend.query import duck_error
-
-        raise duck_error(exc) from None
+    create_query_storage(catalog, name, node.args["query"])
     rel = new_relation(name, "view", _definition(session, node), None)
     rel.id = catalog.next_ids("object")
     catalog.insert_relation(rel)
@@ -450,10 +439,6 @@ def handle_create_database(session, node: ast.CreateDatabase) -> Result:
         name, (values.resource_group_value(group) if group else None) or "default"
     )
     return Result(tag="CREATE_DATABASE")
-
-
-def _col_name(c) -> str:
-    return c.name if hasattr(c, "name") and c.name else str(c)
 
 
 def _definition(session, node) -> str:

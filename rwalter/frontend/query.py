@@ -17,7 +17,7 @@ import duckdb
 from sqlglot import exp
 
 from rwalter.errors import CATALOG_NOT_FOUND, QUERY, RwError, catalog_error
-from rwalter.frontend.binder import name_position, not_found
+from rwalter.frontend.binder import bind_error_root, name_position, not_found, object_name
 from rwalter.result import Result
 from rwalter.sql.dialect import to_sql, transpile_query
 
@@ -121,14 +121,20 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     for part in parts:
         bare = part.this if isinstance(part, exp.Alias | exp.Ordered) else part
         if any(c.name == name for c in bare.find_all(exp.Column)):
-            return RwError(
-                [
-                    f"Failed to bind expression: {to_sql(bare)}",
-                    f"Item not found: Invalid column: {name}",
-                ],
-                QUERY,
-            )
+            return bind_error_root(to_sql(bare), name)
     return None
+
+
+def create_query_storage(catalog, name: str, query: exp.Expression, what: str = "VIEW") -> None:
+    """DuckDB storage over ``query``: a ``VIEW`` (an MV's or a view's rows) or a ``TABLE`` (CREATE
+    TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
+    with the query's errors."""
+    sql = transpile_query(name_columns(query))
+    catalog.ensure_views(sql)
+    try:
+        catalog.conn.execute(f"CREATE {what} {storage_name(name)} AS {sql}")
+    except duckdb.Error as exc:
+        raise bind_error(exc, query) or duck_error(exc) from None
 
 
 def run_duck(session, sql: str) -> Result:
@@ -155,7 +161,7 @@ def check_visible(session, node: exp.Expression) -> None:
     catalog = session.meta.catalog
     ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
     for table in node.find_all(exp.Table):
-        name = table.name
+        name = object_name(table)
         if (
             not name
             or name in ctes
@@ -220,9 +226,9 @@ def handle_dml(session, node: exp.Expression) -> Result:
     target = node.this if not isinstance(node.this, exp.Schema) else node.this.this
     table = target.find(exp.Table) if not isinstance(target, exp.Table) else target
     if table is not None:
-        rel = session.meta.catalog.relation_by_name(table.name)
+        rel = session.meta.catalog.relation_by_name(object_name(table))
         if rel is None or rel.kind != "table":
-            raise catalog_error(f"table not found: {table.name}")
+            raise catalog_error(f"table not found: {object_name(table)}")
     try:
         cur = session.meta.catalog.conn.execute(transpile_query(node))
         count = cur.fetchone()

@@ -52,7 +52,9 @@ def test_last_node_of_a_group_with_jobs_stays_up() -> None:
 def test_last_node_of_the_cluster() -> None:
     with Session("1x2", "manual") as s:
         r = run(s, "\\worker kill 1")  # no jobs: nothing to place, the node may go
-        assert r.ok and r.text == "compute node 1 is down; the cluster recovered; no actor changed\n"
+        assert (
+            r.ok and r.text == "compute node 1 is down; the cluster recovered; no actor changed\n"
+        )
         assert run(s, "\\worker restart 1").ok
         assert run(s, "CREATE TABLE t (a INT);").ok
         before = layout(s)

@@ -163,7 +163,9 @@ IDENTITIES = [
     ("DROP SOURCE s", None),
     ("DROP DATABASE d", None),
     # queries and DML stay sqlglot's
-    ("SELECT * FROM generate_series(1, 10)", "SELECT * FROM GENERATE_SERIES(1, 10)"),
+    # a function keeps its name as written (Function's Display)
+    ("SELECT * FROM generate_series(1, 10)", None),
+    ("SELECT count(*), Sum(v), MAX(v), avg(v), round(avg(v)) FROM t", None),
     ("SELECT a, b FROM t1 JOIN t2 ON t1.a = t2.a ORDER BY a LIMIT 3", None),
     ("WITH x AS (SELECT 1 AS a) SELECT a FROM x UNION ALL SELECT 2", None),
     ("INSERT INTO t VALUES (1, 2)", None),

@@ -22,6 +22,11 @@ from rwalter.sql.dialect.errors import _Fail, _position
 class RWalter(RisingWave):
     """sqlglot's RisingWave plus the printing of rwalter's statement nodes."""
 
+    # RisingWave prints a function call with its name as written (``Function``'s ``Display``,
+    # ``src/sqlparser/src/ast/mod.rs``): ``count(*)`` stays ``count(*)`` in a job's definition.
+    ORIGINAL_NAME_META_KEY = "rw_name"
+    NORMALIZE_FUNCTIONS = False
+
     class Tokenizer(RisingWave.Tokenizer):
         # Every statement is tokenized in full: sqlglot swallows the rest of a statement that
         # starts with a COMMAND word (SHOW, EXPLAIN, RESET, ...) into one string token.
@@ -34,6 +39,15 @@ class RWalter(RisingWave):
 
     class Generator(RisingWave.generator_class):  # type: ignore[name-defined,misc]
         TRANSFORMS = dict(RisingWave.generator_class.TRANSFORMS)
+
+        def sql(self, expression, key=None, comment=True):  # type: ignore[no-untyped-def]
+            text = super().sql(expression, key, comment)
+            # Functions sqlglot prints through their own generators (MAX, AVG, ROUND...) come
+            # back upper-cased; give them the name as written when the call kept its shape.
+            name = expression.meta.get("rw_name") if isinstance(expression, exp.Func) else None
+            if name and text[: len(name) + 1].upper() == name.upper() + "(":
+                text = name + text[len(name) :]
+            return text
 
 
 _DIALECT = RWalter()
