@@ -60,18 +60,26 @@ class Repl:
         self.realtime = realtime
         self.prompt_session: Any = None
         self.toolbar: Any = None
-        self.snapshot = CatalogSnapshot()
-        self.refresh_snapshot()
-        self._explain_codes: set[str] = set(self.snapshot.error_codes)
+        # The completion data: built when completion first asks (the first prompt does not wait
+        # for it), then rebuilt after each statement, never per keystroke.
+        self._snapshot: CatalogSnapshot | None = None
+
+    @property
+    def snapshot(self) -> CatalogSnapshot:
+        if self._snapshot is None:
+            self.refresh_snapshot()
+        return self._snapshot or CatalogSnapshot()
 
     # -- running units ------------------------------------------------------------------
     def refresh_snapshot(self) -> None:
-        """Rebuild the completion data (after each statement, never per keystroke)."""
+        """Rebuild the completion data from the catalogs."""
+        previous = self._snapshot
         try:
-            previous = self.snapshot if len(self.snapshot.variables) else None
-            self.snapshot = load_snapshot(self.session, previous)
+            self._snapshot = load_snapshot(
+                self.session, previous if previous is not None and len(previous.variables) else None
+            )
         except Exception:  # completion is a courtesy
-            pass
+            self._snapshot = previous or CatalogSnapshot()
         if self.toolbar is not None:
             self.toolbar.invalidate()
 
@@ -146,12 +154,13 @@ class Repl:
         return fmt
 
     def _error_text(self, result: Result, lines: list[str]) -> str:
+        from rwalter import explain
         from rwalter.output.errors import locate, render_error
 
         error = result.error
         assert error is not None
         loc = locate(result.source, result.line, result.col, error, lines, result.sql)
-        hint = f"\\explain {error.code}" if error.code in self._explain_codes else None
+        hint = f"\\explain {error.code}" if error.code in explain.codes() else None
         return render_error(error, loc, explain_hint=hint, color=self.color)
 
     def _write(self, stream: TextIO, text: str) -> None:

@@ -2,9 +2,9 @@
 
 Why it exists: pgcli keeps its completion metadata in a store that a refresher rebuilds after DDL
 (``completion_refresher.py``) and swaps in whole, so typing never waits for the database. rwalter
-does the same, simpler: the catalog lives in-process, so :func:`load_snapshot` runs a handful of
-``rw_catalog`` queries through the session after each statement (never per keystroke) and builds
-a new immutable :class:`CatalogSnapshot`.
+does the same, simpler: the catalog lives in-process, so :func:`load_snapshot` reads a handful of
+``rw_catalog`` views after each statement (never per keystroke) and builds a new immutable
+:class:`CatalogSnapshot`.
 
 Lookups must stay cheap when a cluster has thousands of objects (benchmarks/bench_repl.py pins a
 5,000-object completion at about the cost of a 50-object one): names are kept per kind in sorted
@@ -201,15 +201,23 @@ _WORKERS_SQL = (
 )
 
 
-def query(session: Any, sql: str) -> list[list[str | None]]:
-    """Rows of a catalog query run through the session, without touching what the user sees:
-    ``last_error`` (for ``\\explain``) and ``current_sql`` are kept as they were."""
-    saved = (session.last_error, session.current_sql)
+def _read(session: Any, sql: str) -> Any:
+    """A catalog query read straight from the meta store (DuckDB SQL over the ``rw_catalog``
+    views): no statement runs, so what the user sees (``last_error`` for ``\\explain``,
+    ``current_sql``) is untouched and nothing is parsed or transpiled. ``None`` on failure."""
+    from rwalter.errors import RwError
+    from rwalter.frontend.query import run_duck
+
     try:
-        result = session.execute(sql)
-    finally:
-        session.last_error, session.current_sql = saved
-    return [] if result.error is not None else result.rows
+        return run_duck(session, sql)
+    except RwError:
+        return None
+
+
+def query(session: Any, sql: str) -> list[list[str | None]]:
+    """The rows of a catalog query (see :func:`_read`); none when it fails."""
+    result = _read(session, sql)
+    return [] if result is None else result.rows
 
 
 def _int(text: str | None, default: int = 0) -> int:
@@ -262,13 +270,9 @@ def load_snapshot(session: Any, previous: CatalogSnapshot | None = None) -> Cata
 
 
 def query_columns(session: Any, sql: str) -> tuple[str, ...]:
-    """The result columns of a catalog query (``last_error`` kept, as :func:`query`)."""
-    saved = (session.last_error, session.current_sql)
-    try:
-        result = session.execute(sql)
-    finally:
-        session.last_error, session.current_sql = saved
-    return () if result.error is not None else tuple(result.columns)
+    """The result columns of a catalog query (see :func:`_read`); none when it fails."""
+    result = _read(session, sql)
+    return () if result is None else tuple(result.columns)
 
 
 def _system_view_names() -> list[str]:
