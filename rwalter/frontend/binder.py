@@ -17,6 +17,7 @@ from rwalter.errors import QUERY, RwError, catalog_error, invalid_input
 from rwalter.meta.catalog import Relation
 from rwalter.sql import ast
 from rwalter.sql.dialect import to_sql
+from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 # ALTER statement kind → (catalog kinds looked up, not-found object word, statement type).
 ALTER_LOOKUP: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -87,6 +88,33 @@ def bind_columns(exprs: Sequence[exp.Expression], columns: Sequence[str]) -> lis
             raise bind_error_root(to_sql(column), column.name)
         names.append(column.name)
     return names
+
+
+# ``binder/relation/window_table_function.rs``: what TUMBLE and HOP accept as their first two
+# arguments (RisingWave's texts, "2st" included).
+WINDOW_ERROR_1ST_ARG = (
+    "The 1st arg of window table function should be a table name (incl. source, CTE, view) but "
+    "not complex structure (subquery, join, another table function). Consider using an "
+    "intermediate CTE or view as workaround."
+)
+WINDOW_ERROR_2ND_ARG_EXPR = (
+    "The 2st arg of window table function should be a column name but not complex expression. "
+    "Consider using an intermediate CTE or view as workaround."
+)
+
+
+def bind_window_calls(node: exp.Expression) -> None:
+    """Check every TUMBLE/HOP call's relation and time-column arguments, as
+    ``bind_window_table_function`` does before anything is planned (``Bind error: ...``)."""
+    for table in node.find_all(exp.Table):
+        found = window_call(table)
+        if found is None:
+            continue
+        args = found[1]
+        if window_relation(args) is None:
+            raise RwError([f"Bind error: {WINDOW_ERROR_1ST_ARG}"], QUERY)
+        if len(args) < 2 or not isinstance(args[1], exp.Column):
+            raise RwError([f"Bind error: {WINDOW_ERROR_2ND_ARG_EXPR}"], QUERY)
 
 
 def find_relation(session, name: str, kinds: tuple[str, ...]) -> Relation | None:

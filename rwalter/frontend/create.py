@@ -17,7 +17,7 @@ from sqlglot import exp
 
 from rwalter.errors import CATALOG_EXISTS, PROTOCOL, RwError, catalog_error, frontend_error
 from rwalter.frontend import values
-from rwalter.frontend.binder import bind_columns, not_found, object_name
+from rwalter.frontend.binder import bind_columns, bind_window_calls, not_found, object_name
 from rwalter.frontend.query import create_query_storage, storage_name
 from rwalter.meta import fragmenter
 from rwalter.meta.catalog import Relation
@@ -254,6 +254,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     catalog = session.meta.catalog
     if node.args.get("query") is not None:
         query = node.args["query"]
+        bind_window_calls(query)
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         rel = new_relation(name, "table", _definition(session, node), graph)
         create_query_storage(catalog, name, query, "TABLE")
@@ -295,6 +296,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             PROTOCOL,
         )
     query = node.args["query"]
+    bind_window_calls(query)
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_materialized_view(
@@ -332,6 +334,8 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
             raise not_found("table", node.args["into"])
         into = relation_info(session, target)
     src = node.args.get("query")
+    if src is not None:
+        bind_window_calls(src)
     if src is None:
         src = object_name(node.args["from_"])
     snapshot = options.get("snapshot", "true").lower() != "false"
@@ -420,6 +424,7 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
 @creates("CREATE_VIEW")
 def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     catalog = session.meta.catalog
+    bind_window_calls(node.args["query"])
     create_query_storage(catalog, name, node.args["query"])
     rel = new_relation(name, "view", _definition(session, node), None)
     rel.id = catalog.next_ids("object")

@@ -17,9 +17,16 @@ import duckdb
 from sqlglot import exp
 
 from rwalter.errors import CATALOG_NOT_FOUND, QUERY, RwError, catalog_error
-from rwalter.frontend.binder import bind_error_root, name_position, not_found, object_name
+from rwalter.frontend.binder import (
+    bind_error_root,
+    bind_window_calls,
+    name_position,
+    not_found,
+    object_name,
+)
 from rwalter.result import Result
 from rwalter.sql.dialect import to_sql, transpile_query
+from rwalter.sql.dialect.time_windows import window_call
 
 # DML statement class → (tag word).
 DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
@@ -161,6 +168,10 @@ def check_visible(session, node: exp.Expression) -> None:
     catalog = session.meta.catalog
     ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
     for table in node.find_all(exp.Table):
+        window = window_call(table)
+        if window is not None:  # TUMBLE(rel, ...) / HOP(rel, ...) read rel
+            base = window[1][0] if window[1] else None
+            table = exp.Table(this=base.this) if isinstance(base, exp.Column) else table
         name = object_name(table)
         if (
             not name
@@ -208,6 +219,7 @@ def name_columns(node: exp.Expression) -> exp.Expression:
 
 
 def handle_query(session, node: exp.Expression) -> Result:
+    bind_window_calls(node)
     check_visible(session, node)
     try:
         result = run_duck(session, transpile_query(name_columns(node)))
@@ -222,6 +234,7 @@ def handle_query(session, node: exp.Expression) -> Result:
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
+    bind_window_calls(node)
     check_visible(session, node)
     target = node.this if not isinstance(node.this, exp.Schema) else node.this.this
     table = target.find(exp.Table) if not isinstance(target, exp.Table) else target

@@ -311,6 +311,9 @@ class Planner:
         return kind or (e.sql_name().lower() if isinstance(e, exp.Func) else "?column?")
 
     def from_item(self, item: exp.Expression) -> Rel:
+        call = item.this if isinstance(item, exp.Table) else None
+        if isinstance(call, exp.Anonymous) and str(call.this).lower() in R.WINDOW_FUNCTIONS:
+            return self.window_table(item, str(call.this).lower(), list(call.expressions))
         alias = item.alias_or_name.lower()
         if isinstance(item, exp.Table):
             name = item.name.lower()
@@ -320,6 +323,32 @@ class Planner:
         if isinstance(item, exp.Subquery):
             return self.sub_rel(item.this, alias)
         raise FragmenterError(f"Not supported: FROM item {item.sql()}")
+
+    def window_table(self, item: exp.Table, kind: str, args: list[exp.Expression]) -> Rel:
+        """TUMBLE: a projection adding ``window_start``/``window_end``; HOP: a StreamHopWindow
+        over ``IsNotNull(time_col)`` whose stream key gains ``window_start``
+        (``binder/relation/window_table_function.rs``, ``planner_test/.../time_window.yaml``)."""
+        # The frontend's binder has checked the relation and time-column arguments.
+        if len(args) != 2 + R.WINDOW_FUNCTIONS[kind] or not isinstance(args[0], exp.Column):
+            raise FragmenterError(f"Not supported: {kind.upper()} with these arguments")
+        name = args[0].name.lower()
+        alias = item.alias.lower() if item.alias else name
+        rel = self.from_item(
+            exp.Table(this=exp.to_identifier(name), alias=exp.to_identifier(alias))
+        )
+        start, end = self.fresh("window_start"), self.fresh("window_end")
+        cols = [*rel.node.cols, start, end]
+        if kind == "tumble":
+            node = unary("StreamProject", rel.node, cols=cols)
+        else:
+            node = unary(
+                "StreamHopWindow",
+                unary("StreamFilter", rel.node),
+                cols=cols,
+                stream_key=[*rel.node.stream_key, start],
+            )
+        scope = [*rel.scope, (alias, "window_start", start, True), (alias, "window_end", end, True)]
+        return Rel(node, scope)
 
     def sub_rel(self, q: exp.Expression, alias: str) -> Rel:
         node, outs = self.plan(q)

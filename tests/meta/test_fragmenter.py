@@ -171,13 +171,43 @@ PLANNER_CASES = [
     (
         "nexmark_q7",
         "SELECT B.auction, B.price, B.bidder, B.date_time FROM bid B JOIN (SELECT "
-        "MAX(price) AS maxprice, window_end as date_time FROM bid GROUP BY window_end) B1 "
+        "MAX(price) AS maxprice, window_end as date_time FROM "
+        "TUMBLE(bid, date_time, INTERVAL '10' SECOND) GROUP BY window_end) B1 "
         "ON B.price = B1.maxprice WHERE B.date_time BETWEEN B1.date_time - INTERVAL '10' SECOND "
         "AND B1.date_time",
         (
             [("HASH", "MVIEW"), ("HASH", SCAN), ("HASH", ""), ("HASH", SCAN)],
             {(1, 0, "HASH"), (2, 0, "HASH"), (3, 2, "HASH")},
         ),
+    ),
+    (
+        "nexmark_q12",
+        "SELECT bidder, count(*) as bid_count, window_start, window_end "
+        "FROM TUMBLE(bid, p_time, INTERVAL '10' SECOND) GROUP BY bidder, window_start, window_end",
+        HASH_OVER_SCAN,
+    ),
+    # time_window.yaml: HOP is a HopWindow over IsNotNull in the scan's fragment; TUMBLE a
+    # projection; both keep the scan's distribution, so only an aggregation adds a fragment.
+    (
+        "select * from hop(t1, created_at, interval '1' day, interval '3' day)",
+        "select * from hop(t1, ts, interval '1' day, interval '3' day)",
+        ONE_HASH,
+    ),
+    (
+        "select t_hop.id, t_hop.created_at from hop(...) as t_hop",
+        "select t_hop.a, t_hop.ts from hop(t1, ts, interval '1' day, interval '3' day) as t_hop",
+        ONE_HASH,
+    ),
+    (
+        "select v1, window_end, avg(v3) as avg from hop(t, v2, ...) group by v1, window_end",
+        "select a, window_end, avg(c) as avg from hop(t1, ts, interval '1' minute, "
+        "interval '10' minute) group by a, window_end",
+        HASH_OVER_SCAN,
+    ),
+    (
+        "with t2 as (select * from t1 where v1 >= 10) select * from tumble(t2, ...)",
+        "with t2 as (select * from t1 where b >= 10) select * from tumble(t2, ts, interval '3' day)",
+        ONE_HASH,
     ),
     (
         "nexmark_q9",

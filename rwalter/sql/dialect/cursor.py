@@ -39,6 +39,9 @@ class RWalter(RisingWave):
 
     class Generator(RisingWave.generator_class):  # type: ignore[name-defined,misc]
         TRANSFORMS = dict(RisingWave.generator_class.TRANSFORMS)
+        # ``INTERVAL '1' MINUTE`` prints as written (RisingWave's ``Value::Interval`` Display keeps
+        # the unit outside the string); sqlglot's Postgres form would fold it into '1 MINUTE'.
+        SINGLE_STRING_INTERVAL = False
 
         def sql(self, expression, key=None, comment=True):  # type: ignore[no-untyped-def]
             text = super().sql(expression, key, comment)

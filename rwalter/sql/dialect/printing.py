@@ -12,6 +12,7 @@ from sqlglot import exp
 from rwalter.sql import ast
 from rwalter.sql.dialect.cursor import RWalter
 from rwalter.sql.dialect.dispatch import parse_statement
+from rwalter.sql.dialect.time_windows import rewrite_windows
 from rwalter.sql.dialect.values import _render_literal
 
 # --------------------------------------------------------------------------------------------
@@ -260,6 +261,6 @@ def to_sql(node: exp.Expression) -> str:
 
 
 def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) -> str:
-    """Render a query/DML node (or SQL text) as DuckDB SQL."""
+    """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries)."""
     node = parse_statement(node_or_sql) if isinstance(node_or_sql, str) else node_or_sql
-    return node.sql(dialect="duckdb", pretty=pretty)
+    return rewrite_windows(node).sql(dialect="duckdb", pretty=pretty)

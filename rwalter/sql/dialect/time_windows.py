@@ -1,0 +1,82 @@
+"""RisingWave's time-window table functions, TUMBLE and HOP, rewritten for DuckDB.
+
+RisingWave binds ``TUMBLE(rel, col, size)`` to the relation's columns plus ``window_start`` and
+``window_end`` (``src/frontend/src/binder/relation/window_table_function.rs``), with
+``window_start = tumble_start(col, size)``, windows aligned to the Unix epoch; and
+``HOP(rel, col, slide, size)`` to one row per window of length ``size`` (starting every
+``slide``) that contains ``col``, rows with a NULL ``col`` dropped (``StreamHopWindow`` over
+``IsNotNull``, ``planner_test/.../time_window.yaml``). DuckDB has neither, so before a query is
+transpiled each call in a FROM clause becomes a subquery computing the same columns.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+# Function name -> number of interval arguments after (relation, time column).
+WINDOW_FUNCTIONS = {"tumble": 1, "hop": 2}
+
+
+def window_call(item: exp.Expression) -> tuple[str, list[exp.Expression]] | None:
+    """``(kind, args)`` when ``item`` (a FROM item) calls TUMBLE or HOP, else ``None``."""
+    call = item.this if isinstance(item, exp.Table) else None
+    if isinstance(call, exp.Anonymous) and str(call.this).lower() in WINDOW_FUNCTIONS:
+        return str(call.this).lower(), list(call.expressions)
+    return None
+
+
+def window_relation(args: list[exp.Expression]) -> str | None:
+    """The relation a window call reads (its first argument), when it is a plain name."""
+    first = args[0] if args else None
+    if isinstance(first, exp.Column) and not first.table:
+        ident = first.this
+        return ident.name if ident.args.get("quoted") else ident.name.lower()
+    return None
+
+
+def _duck_sql(e: exp.Expression) -> str:
+    return e.sql(dialect="duckdb")
+
+
+def _window_start(col: str, size: str) -> str:
+    """``tumble_start``: ``col - (col mod size)`` counted from the Unix epoch, in ``col``'s type
+    (a timestamp stays a timestamp, a timestamptz a timestamptz, a date becomes a timestamp)."""
+    return f"{col} - to_microseconds(epoch_us({col}) % CAST(epoch({size}) * 1000000 AS BIGINT))"
+
+
+def _subquery_sql(kind: str, args: list[exp.Expression]) -> str | None:
+    if len(args) != 2 + WINDOW_FUNCTIONS[kind] or window_relation(args) is None:
+        return None
+    rel = _duck_sql(args[0])
+    col = _duck_sql(args[1])
+    if kind == "tumble":
+        size = _duck_sql(args[2])
+        start = _window_start(col, size)
+        return f"SELECT *, {start} AS window_start, {start} + {size} AS window_end FROM {rel}"
+    slide, size = _duck_sql(args[2]), _duck_sql(args[3])
+    last = _window_start(f"w.{col}", slide)
+    return (
+        f"SELECT w.*, s.window_start, s.window_start + {size} AS window_end FROM {rel} AS w, "
+        f"LATERAL (SELECT unnest(generate_series({last} - {size} + {slide}, {last}, {slide}))"
+        f" AS window_start) AS s WHERE w.{col} IS NOT NULL"
+    )
+
+
+def rewrite_windows(node: exp.Expression) -> exp.Expression:
+    """A copy of ``node`` where each TUMBLE/HOP FROM item is a DuckDB subquery (same alias)."""
+    if not any(window_call(t) for t in node.find_all(exp.Table)):
+        return node
+    node = node.copy()
+    for table in list(node.find_all(exp.Table)):
+        found = window_call(table)
+        sql = _subquery_sql(*found) if found else None
+        if sql is None:
+            continue
+        alias = table.alias or window_relation(found[1])
+        sub = exp.maybe_parse(f"({sql})", dialect="duckdb")
+        query = sub.this if isinstance(sub, exp.Subquery) else sub
+        table.replace(exp.Subquery(this=query, alias=exp.TableAlias(this=exp.to_identifier(alias))))
+    return node
+
+
+__all__ = ["WINDOW_FUNCTIONS", "rewrite_windows", "window_call", "window_relation"]
