@@ -15,12 +15,13 @@
 
 CREATE TABLE bids (auction INT, price INT, ts TIMESTAMP);
 INSERT INTO bids SELECT g % 50, g % 997, TIMESTAMP '2026-01-01 00:00:00' + g * INTERVAL '1 second' FROM generate_series(1, 10000) AS s(g);
-CREATE MATERIALIZED VIEW per_minute AS SELECT auction, window_start, count(*) AS n, max(price) AS top FROM tumble(bids, ts, INTERVAL '1' MINUTE) GROUP BY auction, window_start;
+CREATE MATERIALIZED VIEW per_minute AS SELECT auction, window_start AS minute, count(*) AS n, max(price) AS top FROM tumble(bids, ts, INTERVAL '1' MINUTE) GROUP BY auction, window_start;
 
 SET background_ddl = true;
 SET backfill_rate_limit = 1;
-CREATE MATERIALIZED VIEW trending AS SELECT auction, window_end, sum(n) AS bids FROM hop(per_minute, window_start, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE) GROUP BY auction, window_end;
+CREATE MATERIALIZED VIEW trending AS SELECT auction, window_end, sum(n) AS bids FROM hop(per_minute, minute, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE) GROUP BY auction, window_end;
 
+-- (per_minute renames its window_start: a window function's input may not have window_* columns.)
 -- TUMBLE and HOP run inside the scan's fragment; each aggregation adds one behind a HASH exchange.
 SELECT r.name, f.fragment_id, f.flags, f.parallelism FROM rw_fragments f JOIN rw_relations r ON r.id = f.table_id ORDER BY f.fragment_id;
 

@@ -16,8 +16,7 @@ from sqlglot import exp
 from rwalter.errors import QUERY, RwError, catalog_error, invalid_input
 from rwalter.meta.catalog import Relation
 from rwalter.sql import ast
-from rwalter.sql.dialect import to_sql
-from rwalter.sql.dialect.time_windows import window_call, window_relation
+from rwalter.sql.dialect import real_value, to_sql
 
 # ALTER statement kind → (catalog kinds looked up, not-found object word, statement type).
 ALTER_LOOKUP: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -36,12 +35,6 @@ ALTER_LOOKUP: dict[str, tuple[tuple[str, ...], str, str]] = {
 TABLE_TYPE = {"table": "TABLE", "materialized view": "MATERIALIZED_VIEW", "index": "INDEX"}
 # The kind each ALTER statement expects among table-like relations.
 EXPECTED_KIND = {ast.TABLE: "table", ast.MATERIALIZED_VIEW: "materialized view", ast.INDEX: "index"}
-
-
-def real_value(ident: exp.Identifier) -> str:
-    """``Ident::real_value`` (``sqlparser/src/ast/mod.rs:170``): an unquoted name folds to
-    lowercase, a quoted one is kept as written."""
-    return ident.name if ident.args.get("quoted") else ident.name.lower()
 
 
 def object_name(table) -> str:
@@ -84,37 +77,11 @@ def bind_columns(exprs: Sequence[exp.Expression], columns: Sequence[str]) -> lis
     names = []
     for e in exprs:
         column = e.this if isinstance(e, exp.Ordered) else e
-        if column.name not in columns:
-            raise bind_error_root(to_sql(column), column.name)
-        names.append(column.name)
+        name = real_value(column.this) if isinstance(column.this, exp.Identifier) else column.name
+        if name not in columns:
+            raise bind_error_root(to_sql(column), name)
+        names.append(name)
     return names
-
-
-# ``binder/relation/window_table_function.rs``: what TUMBLE and HOP accept as their first two
-# arguments (RisingWave's texts, "2st" included).
-WINDOW_ERROR_1ST_ARG = (
-    "The 1st arg of window table function should be a table name (incl. source, CTE, view) but "
-    "not complex structure (subquery, join, another table function). Consider using an "
-    "intermediate CTE or view as workaround."
-)
-WINDOW_ERROR_2ND_ARG_EXPR = (
-    "The 2st arg of window table function should be a column name but not complex expression. "
-    "Consider using an intermediate CTE or view as workaround."
-)
-
-
-def bind_window_calls(node: exp.Expression) -> None:
-    """Check every TUMBLE/HOP call's relation and time-column arguments, as
-    ``bind_window_table_function`` does before anything is planned (``Bind error: ...``)."""
-    for table in node.find_all(exp.Table):
-        found = window_call(table)
-        if found is None:
-            continue
-        args = found[1]
-        if window_relation(args) is None:
-            raise RwError([f"Bind error: {WINDOW_ERROR_1ST_ARG}"], QUERY)
-        if len(args) < 2 or not isinstance(args[1], exp.Column):
-            raise RwError([f"Bind error: {WINDOW_ERROR_2ND_ARG_EXPR}"], QUERY)
 
 
 def find_relation(session, name: str, kinds: tuple[str, ...]) -> Relation | None:

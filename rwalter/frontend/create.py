@@ -15,10 +15,18 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
-from rwalter.errors import CATALOG_EXISTS, PROTOCOL, RwError, catalog_error, frontend_error
+from rwalter.errors import (
+    CATALOG_EXISTS,
+    PROTOCOL,
+    UNSUPPORTED_STATEMENT,
+    RwError,
+    catalog_error,
+    frontend_error,
+)
 from rwalter.frontend import values
-from rwalter.frontend.binder import bind_columns, bind_window_calls, not_found, object_name
+from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.query import create_query_storage, storage_name
+from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta import fragmenter
 from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
@@ -75,6 +83,7 @@ def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
     """Duplicate check (``catalog/root_catalog.rs:1063-1095``); IF NOT EXISTS makes it a no-op."""
     rel = session.meta.catalog.relation_by_name(name)
     if rel is None:
+        _check_storage_name_free(session, name)
         return None
     if exists_ok:
         return Result(notices=[f'relation "{name}" already exists, skipping'])
@@ -85,6 +94,22 @@ def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
         ["Catalog error", f"{KIND_WORD[rel.kind]} named {name} already exists{suffix}"],
         CATALOG_EXISTS,
     )
+
+
+def _check_storage_name_free(session, name: str) -> None:
+    """RisingWave keeps ``t`` and ``"T"`` apart; DuckDB, which holds rwalter's rows, does not.
+    Refuse the second of two names that differ only in case, instead of mixing their rows."""
+    row = session.meta.catalog.conn.execute(
+        "SELECT name FROM rwmeta.relations WHERE lower(name) = lower(?) LIMIT 1", [name]
+    ).fetchone()
+    if row is not None:
+        raise RwError(
+            [
+                f'rwalter cannot hold both "{row[0]}" and "{name}": it keeps relations in DuckDB, '
+                "whose names ignore case (RisingWave would create it)"
+            ],
+            UNSUPPORTED_STATEMENT,
+        )
 
 
 def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
@@ -121,7 +146,7 @@ def relation_info(session, rel: Relation) -> fragmenter.RelationInfo:
 
 def lookup_for(session):
     def lookup(name: str) -> fragmenter.RelationInfo | None:
-        rel = session.meta.catalog.relation_by_name(name.lower())
+        rel = session.meta.catalog.relation_by_name(name)  # already its real_value
         if rel is None or rel.kind in ("sink", "view"):
             return None
         return relation_info(session, rel)
@@ -254,10 +279,10 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     catalog = session.meta.catalog
     if node.args.get("query") is not None:
         query = node.args["query"]
-        bind_window_calls(query)
+        bind_window_calls(session, query)
+        create_query_storage(catalog, name, query, "TABLE")  # binds before planning
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         rel = new_relation(name, "table", _definition(session, node), graph)
-        create_query_storage(catalog, name, query, "TABLE")
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
@@ -296,7 +321,9 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             PROTOCOL,
         )
     query = node.args["query"]
-    bind_window_calls(query)
+    bind_window_calls(session, query)
+    # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
+    create_query_storage(session.meta.catalog, name, query)
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_materialized_view(
@@ -309,7 +336,6 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
-    create_query_storage(session.meta.catalog, name, query)
     _, notices = submit(
         session,
         rel,
@@ -335,7 +361,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
         into = relation_info(session, target)
     src = node.args.get("query")
     if src is not None:
-        bind_window_calls(src)
+        bind_window_calls(session, src)
     if src is None:
         src = object_name(node.args["from_"])
     snapshot = options.get("snapshot", "true").lower() != "false"
@@ -424,7 +450,7 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
 @creates("CREATE_VIEW")
 def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     catalog = session.meta.catalog
-    bind_window_calls(node.args["query"])
+    bind_window_calls(session, node.args["query"])
     create_query_storage(catalog, name, node.args["query"])
     rel = new_relation(name, "view", _definition(session, node), None)
     rel.id = catalog.next_ids("object")

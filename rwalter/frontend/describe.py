@@ -70,7 +70,8 @@ def list_relations(session, kinds: tuple[str, ...]) -> Result:
 def describe(session, name: str, kinds: tuple[str, ...]) -> Result:
     """``\\d NAME``: the columns, then the streaming job (status, parallelism, backfill) and a
     table of its fragments with their actors per worker."""
-    bare = name[1:-1] if name.startswith('"') and name.endswith('"') else name.lower()
+    written = name[len("public.") :] if name.lower().startswith("public.") else name
+    bare = written[1:-1] if written.startswith('"') and written.endswith('"') else written.lower()
     head = run_duck(
         session,
         "SELECT r.id, r.relation_type, j.status, j.parallelism, j.max_parallelism, "
@@ -87,7 +88,10 @@ def describe(session, name: str, kinds: tuple[str, ...]) -> Result:
         "FROM information_schema.columns "
         f"WHERE table_schema = 'main' AND table_name = {_literal(bare)} ORDER BY ordinal_position",
     )
-    result.tag, result.text = None, f'{_TITLES[kind]} "public.{bare}"'
+    title = f'{_TITLES[kind]} "public.{bare}"'
+    if not result.rows:  # indexes and sinks keep no rows of their own here: the title alone
+        result = Result(text=title + "\n")
+    result.tag, result.text = None, title
     if status is not None:
         result.sections = _job_sections(session, int(rel_id), status, parallelism, max_par, group)
     return result

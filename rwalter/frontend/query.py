@@ -19,13 +19,13 @@ from sqlglot import exp
 from rwalter.errors import CATALOG_NOT_FOUND, QUERY, RwError, catalog_error
 from rwalter.frontend.binder import (
     bind_error_root,
-    bind_window_calls,
     name_position,
     not_found,
     object_name,
 )
+from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
-from rwalter.sql.dialect import to_sql, transpile_query
+from rwalter.sql.dialect import real_value, to_sql, transpile_query
 from rwalter.sql.dialect.time_windows import window_call
 
 # DML statement class → (tag word).
@@ -106,6 +106,8 @@ def duck_error(exc: Exception) -> RwError:
 
 _MISSING_COLUMN = re.compile(
     r'Referenced column "([^"]+)" not found|does not have a column named "([^"]+)"'
+    # a select item aliased to its own name (name_columns) that no input has
+    r'|Column "([^"]+)" referenced that exists in the SELECT clause'
 )
 
 
@@ -119,7 +121,7 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     m = _MISSING_COLUMN.search(str(exc))
     if m is None or not isinstance(node, exp.Select):
         return None
-    name = m.group(1) or m.group(2)
+    name = m.group(1) or m.group(2) or m.group(3)
     parts = [*node.expressions]
     for key in ("where", "group", "having", "order"):
         clause = node.args.get(key)
@@ -127,8 +129,10 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
             parts.extend(clause.expressions if key in ("group", "order") else [clause.this])
     for part in parts:
         bare = part.this if isinstance(part, exp.Alias | exp.Ordered) else part
-        if any(c.name == name for c in bare.find_all(exp.Column)):
-            return bind_error_root(to_sql(bare), name)
+        for c in bare.find_all(exp.Column):
+            if c.name.lower() == name.lower():  # DuckDB reports the name in any case
+                real = real_value(c.this) if isinstance(c.this, exp.Identifier) else c.name
+                return bind_error_root(to_sql(bare), real)
     return None
 
 
@@ -164,7 +168,8 @@ def run_duck(session, sql: str) -> Result:
 
 
 def check_visible(session, node: exp.Expression) -> None:
-    """A relation still being created is not visible to batch queries."""
+    """A relation still being created is not visible to batch queries, and a quoted name that
+    differs from a relation's only in case names nothing."""
     catalog = session.meta.catalog
     ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
     for table in node.find_all(exp.Table):
@@ -181,6 +186,8 @@ def check_visible(session, node: exp.Expression) -> None:
             continue
         rel = catalog.relation_by_name(name)
         if rel is None:
+            if name != name.lower() and catalog.relation_by_name(name.lower()) is not None:
+                raise not_found("table or source", table)  # "T" is not t (DuckDB would mix them)
             continue
         job = catalog.job(rel.id)
         if job is not None and job.status != "CREATED" and rel.kind != "table":
@@ -192,11 +199,12 @@ def check_visible(session, node: exp.Expression) -> None:
 def output_name(e: exp.Expression) -> str:
     """The column name RisingWave gives an unaliased select item (``?column?`` when none)."""
     if isinstance(e, exp.Column):
-        return e.name
-    if isinstance(e, exp.Cast):
+        return real_value(e.this) if isinstance(e.this, exp.Identifier) else e.name
+    if isinstance(e, exp.Cast | exp.Window):  # a window call is named after its function
         return output_name(e.this)
     if isinstance(e, exp.Func):
-        name = e.sql_name() if not isinstance(e, exp.Anonymous) else e.name
+        written = e.meta.get("rw_name")  # the name as typed (sqlglot may rename the call)
+        name = written or (e.sql_name() if not isinstance(e, exp.Anonymous) else e.name)
         return name.lower()
     return "?column?"
 
@@ -208,7 +216,10 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     node = node.copy()
     items = []
     for e in node.expressions:
-        if isinstance(e, exp.Alias | exp.Star) or (
+        if isinstance(e, exp.Alias) and isinstance(e.args.get("alias"), exp.Identifier):
+            alias = real_value(e.args["alias"])  # `AS X` names the column x, as RisingWave does
+            items.append(exp.alias_(e.this, alias, quoted=True))
+        elif isinstance(e, exp.Alias | exp.Star) or (
             isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
         ):
             items.append(e)
@@ -219,7 +230,7 @@ def name_columns(node: exp.Expression) -> exp.Expression:
 
 
 def handle_query(session, node: exp.Expression) -> Result:
-    bind_window_calls(node)
+    bind_window_calls(session, node)
     check_visible(session, node)
     try:
         result = run_duck(session, transpile_query(name_columns(node)))
@@ -234,7 +245,7 @@ def handle_query(session, node: exp.Expression) -> Result:
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
-    bind_window_calls(node)
+    bind_window_calls(session, node)
     check_visible(session, node)
     target = node.this if not isinstance(node.this, exp.Schema) else node.this.this
     table = target.find(exp.Table) if not isinstance(target, exp.Table) else target

@@ -43,6 +43,8 @@ from rwalter.meta.fragmenter_plan import (
     exchange,
     unary,
 )
+from rwalter.sql.dialect import real_value
+from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 FLAG_ORDER = R.FLAG_ORDER
 
@@ -220,11 +222,17 @@ def _shared_sources(query: exp.Expression, lookup: Lookup) -> list[str]:
     ctes = {c.alias.lower() for c in query.find_all(exp.CTE)}
     found = []
     for t in query.find_all(exp.Table):
-        name = t.name.lower()
-        info = lookup(name) if name not in ctes else None
+        window = window_call(t)
+        name = window_relation(window[1]) if window else object_real_name(t)
+        info = lookup(name) if name and name not in ctes else None
         if info is not None and info.kind == "source" and info.is_shared_source:
             found.append(info.name)
     return found
+
+
+def object_real_name(table: exp.Table) -> str:
+    """The relation a FROM item names, folded as RisingWave folds it (``real_value``)."""
+    return real_value(table.this) if isinstance(table.this, exp.Identifier) else table.name
 
 
 def _scan_type(query: exp.Expression, lookup: Lookup, snapshot: bool, notices: list[str]) -> str:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from sqlglot import exp
 
 from rwalter.meta import fragmenter_rules as R
+from rwalter.sql.dialect import real_value
+from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 
 class FragmenterError(Exception):
@@ -311,12 +313,12 @@ class Planner:
         return kind or (e.sql_name().lower() if isinstance(e, exp.Func) else "?column?")
 
     def from_item(self, item: exp.Expression) -> Rel:
-        call = item.this if isinstance(item, exp.Table) else None
-        if isinstance(call, exp.Anonymous) and str(call.this).lower() in R.WINDOW_FUNCTIONS:
-            return self.window_table(item, str(call.this).lower(), list(call.expressions))
+        window = window_call(item)
+        if window is not None:
+            return self.window_table(item, *window)
         alias = item.alias_or_name.lower()
         if isinstance(item, exp.Table):
-            name = item.name.lower()
+            name = real_value(item.this) if isinstance(item.this, exp.Identifier) else item.name
             if name in self.ctes:
                 return self.sub_rel(self.ctes[name], alias)
             return self.scan(self.relation(name), alias)
@@ -328,13 +330,13 @@ class Planner:
         """TUMBLE: a projection adding ``window_start``/``window_end``; HOP: a StreamHopWindow
         over ``IsNotNull(time_col)`` whose stream key gains ``window_start``
         (``binder/relation/window_table_function.rs``, ``planner_test/.../time_window.yaml``)."""
-        # The frontend's binder has checked the relation and time-column arguments.
-        if len(args) != 2 + R.WINDOW_FUNCTIONS[kind] or not isinstance(args[0], exp.Column):
+        # The frontend's binder has checked the arguments.
+        name = window_relation(args)
+        if name is None:
             raise FragmenterError(f"Not supported: {kind.upper()} with these arguments")
-        name = args[0].name.lower()
-        alias = item.alias.lower() if item.alias else name
+        alias = (item.alias or name).lower()  # qualifiers are matched lowercased
         rel = self.from_item(
-            exp.Table(this=exp.to_identifier(name), alias=exp.to_identifier(alias))
+            exp.Table(this=exp.to_identifier(name, quoted=True), alias=exp.to_identifier(alias))
         )
         start, end = self.fresh("window_start"), self.fresh("window_end")
         cols = [*rel.node.cols, start, end]

@@ -171,7 +171,3 @@ CROSS_DB_UNSUPPORTED = (
     "without-snapshot mode."
 )
 SHARED_SOURCE_NOTICE = 'snapshot backfill disabled due to using shared source Some("{name}")'
-
-# Time-window table functions -> number of interval arguments after (relation, time column)
-# (binder/relation/window_table_function.rs; the frontend's binder checks the arguments first).
-WINDOW_FUNCTIONS: dict[str, int] = {"tumble": 1, "hop": 2}

@@ -118,3 +118,12 @@ def test_help_lines_up_like_psql() -> None:
         lines[i + 1] == " " * 26 + "change the cluster; the meta node reacts as RisingWave's would"
     )
     assert lines[-1] == "  \\?                      this help"
+
+
+def test_index_sink_and_qualified_names() -> None:
+    """An index or a sink has no columns of its own here: its title, then its job."""
+    setup = "CREATE TABLE t (v INT); CREATE INDEX i ON t (v);"
+    r = invoke(["-c", setup, "-c", "\\d i"])
+    assert r.code == 0 and 'Index "public.i"\nStreaming job 7: CREATED\n' in r.out
+    r = invoke(["-c", setup, "-c", "\\d public.t"])
+    assert r.code == 0 and 'Table "public.t"\n Column |  Type   \n' in r.out

@@ -57,11 +57,12 @@ __all__ = [
     "RWalter",
     "SqlParseError",
     "parse_statement",
+    "real_value",
     "to_sql",
     "transpile_query",
 ]
 
-from rwalter.sql.dialect.cursor import RWalter  # noqa: E402
+from rwalter.sql.dialect.cursor import RWalter, real_value  # noqa: E402
 from rwalter.sql.dialect.dispatch import parse_statement  # noqa: E402
 from rwalter.sql.dialect.errors import SqlParseError  # noqa: E402
 from rwalter.sql.dialect.printing import to_sql, transpile_query  # noqa: E402

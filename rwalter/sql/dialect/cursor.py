@@ -53,6 +53,12 @@ class RWalter(RisingWave):
             return text
 
 
+def real_value(ident: exp.Identifier) -> str:
+    """``Ident::real_value`` (``src/sqlparser/src/ast/mod.rs:170``): an unquoted name folds to
+    lowercase, a quoted one is kept as written."""
+    return ident.name if ident.args.get("quoted") else ident.name.lower()
+
+
 _DIALECT = RWalter()
 _TOKENIZER = RWalter.Tokenizer(dialect=_DIALECT)
 _PARSER = RWalter.Parser(error_level=ErrorLevel.IMMEDIATE, dialect=_DIALECT)

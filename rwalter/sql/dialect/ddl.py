@@ -12,7 +12,7 @@ from sqlglot.tokens import Token, TokenType
 
 from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _RG, _command
-from rwalter.sql.dialect.cursor import _PARSER, _Cursor, _is_word
+from rwalter.sql.dialect.cursor import _PARSER, _Cursor, _is_word, real_value
 from rwalter.sql.dialect.errors import _Fail
 from rwalter.sql.dialect.values import _literal_item, _render_literal, _set_value
 
@@ -99,9 +99,9 @@ def _with_options(c: _Cursor) -> list[ast.WithOption]:
     if c.tok(TokenType.R_PAREN):
         return opts
     while True:
-        key = [_real(c.identifier())]
+        key = [real_value(c.identifier())]
         while c.tok(TokenType.DOT):
-            key.append(_real(c.identifier()))
+            key.append(real_value(c.identifier()))
         if not c.tok(TokenType.EQ):
             raise c.fail("=")
         t = c.peek()
@@ -167,23 +167,23 @@ def _column_def(c: _Cursor) -> ast.ColumnDef:
             pass
         else:
             break
-    return ast.ColumnDef(this=_real(name), kind=type_text, primary_key=primary or None)
+    return ast.ColumnDef(this=real_value(name), kind=type_text, primary_key=primary or None)
 
 
-def _real(ident: exp.Identifier) -> str:
-    """RisingWave's ``real_value``: unquoted names fold to lowercase."""
-    return ident.name if ident.args.get("quoted") else ident.name.lower()
+def _identifier_list(c: _Cursor) -> list[exp.Identifier]:
+    """``( ident [, ident ...] )``, each identifier as written."""
+    if not c.tok(TokenType.L_PAREN):
+        raise c.fail("(")
+    idents = [c.identifier()]
+    while c.tok(TokenType.COMMA):
+        idents.append(c.identifier())
+    if not c.tok(TokenType.R_PAREN):
+        raise c.fail(")")
+    return idents
 
 
 def _name_list(c: _Cursor) -> list[str]:
-    if not c.tok(TokenType.L_PAREN):
-        raise c.fail("(")
-    names = [_real(c.identifier())]
-    while c.tok(TokenType.COMMA):
-        names.append(_real(c.identifier()))
-    if not c.tok(TokenType.R_PAREN):
-        raise c.fail(")")
-    return names
+    return [real_value(i) for i in _identifier_list(c)]
 
 
 def _columns(c: _Cursor, node: exp.Expression) -> None:
@@ -309,9 +309,9 @@ def _create_index(c: _Cursor) -> exp.Expression:
         raise c.fail(")")
     node = ast.CreateIndex(exists=exists or None, this=name, table=table, expressions=cols)
     if c.words("INCLUDE"):
-        node.set("include", [exp.column(n) for n in _name_list(c)])
+        node.set("include", [exp.Column(this=i) for i in _identifier_list(c)])
     if c.words("DISTRIBUTED", "BY"):
-        node.set("distributed_by", [exp.column(n) for n in _name_list(c)])
+        node.set("distributed_by", [exp.Column(this=i) for i in _identifier_list(c)])
     return node
 
 

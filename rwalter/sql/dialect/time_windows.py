@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from rwalter.sql.dialect.cursor import real_value
+
 # Function name -> number of interval arguments after (relation, time column).
 WINDOW_FUNCTIONS = {"tumble": 1, "hop": 2}
 
@@ -28,9 +30,8 @@ def window_call(item: exp.Expression) -> tuple[str, list[exp.Expression]] | None
 def window_relation(args: list[exp.Expression]) -> str | None:
     """The relation a window call reads (its first argument), when it is a plain name."""
     first = args[0] if args else None
-    if isinstance(first, exp.Column) and not first.table:
-        ident = first.this
-        return ident.name if ident.args.get("quoted") else ident.name.lower()
+    if isinstance(first, exp.Column) and not first.table and isinstance(first.this, exp.Identifier):
+        return real_value(first.this)
     return None
 
 
@@ -38,23 +39,35 @@ def _duck_sql(e: exp.Expression) -> str:
     return e.sql(dialect="duckdb")
 
 
-def _window_start(col: str, size: str) -> str:
-    """``tumble_start``: ``col - (col mod size)`` counted from the Unix epoch, in ``col``'s type
+def _usecs(interval: str) -> str:
+    return f"CAST(epoch({interval}) * 1000000 AS BIGINT)"
+
+
+def _window_start(col: str, size: str, offset: str | None) -> str:
+    """``tumble_start``: ``col - (col - offset) mod size`` counted from the Unix epoch, the
+    remainder taken non-negative as ``expr/impl/src/scalar/tumble.rs`` does, in ``col``'s type
     (a timestamp stays a timestamp, a timestamptz a timestamptz, a date becomes a timestamp)."""
-    return f"{col} - to_microseconds(epoch_us({col}) % CAST(epoch({size}) * 1000000 AS BIGINT))"
+    shifted = f"epoch_us({col})" + (f" - {_usecs(offset)}" if offset else "")
+    n = _usecs(size)
+    return f"{col} - to_microseconds((({shifted}) % {n} + {n}) % {n})"
 
 
 def _subquery_sql(kind: str, args: list[exp.Expression]) -> str | None:
-    if len(args) != 2 + WINDOW_FUNCTIONS[kind] or window_relation(args) is None:
+    sizes = WINDOW_FUNCTIONS[kind]
+    if len(args) not in (2 + sizes, 3 + sizes) or window_relation(args) is None:
         return None
     rel = _duck_sql(args[0])
-    col = _duck_sql(args[1])
+    column = args[1]
+    if not isinstance(column, exp.Column):
+        return None
+    col = _duck_sql(exp.Column(this=column.this))  # `t.ts` names t's ts: the qualifier goes
+    offset = _duck_sql(args[2 + sizes]) if len(args) == 3 + sizes else None
     if kind == "tumble":
         size = _duck_sql(args[2])
-        start = _window_start(col, size)
+        start = _window_start(col, size, offset)
         return f"SELECT *, {start} AS window_start, {start} + {size} AS window_end FROM {rel}"
     slide, size = _duck_sql(args[2]), _duck_sql(args[3])
-    last = _window_start(f"w.{col}", slide)
+    last = _window_start(f"w.{col}", slide, offset)
     return (
         f"SELECT w.*, s.window_start, s.window_start + {size} AS window_end FROM {rel} AS w, "
         f"LATERAL (SELECT unnest(generate_series({last} - {size} + {slide}, {last}, {slide}))"
