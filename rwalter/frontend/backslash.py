@@ -196,6 +196,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "dt": _describe("\\dt [NAME]", "list tables"),
     "dm": _describe("\\dm [NAME]", "list materialized views"),
+    "dv": _describe("\\dv [NAME]", "list views"),
     "di": _describe("\\di [NAME]", "list indexes"),
     "ds": _describe("\\ds [NAME]", "list sinks"),
     "dS": _describe("\\dS [NAME]", "list sources"),

@@ -22,6 +22,7 @@ KINDS: dict[str, tuple[str, ...]] = {
     "d": ALL_KINDS,
     "dt": ("table",),
     "dm": ("materialized view",),
+    "dv": ("view",),
     "di": ("index",),
     "ds": ("sink",),
     "dS": ("source",),

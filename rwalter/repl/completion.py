@@ -594,6 +594,7 @@ BACKSLASH_ARGS: dict[str, ArgCompleter] = {
     "d": _args_relations(),
     "dt": _args_relations("table"),
     "dm": _args_relations("materialized view"),
+    "dv": _args_relations("view"),
     "di": _args_relations("index"),
     "ds": _args_relations("sink"),
     "dS": _args_relations("source"),
