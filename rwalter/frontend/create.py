@@ -290,10 +290,18 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     pk = list(node.args.get("primary_key") or []) or [
         c.name for c in node.expressions or [] if c.args.get("primary_key")
     ]
-    graph = plan(
-        lambda: fragmenter.plan_table(
-            cols, pk or None, bool(node.args.get("append_only")), connector
+    append_only = bool(node.args.get("append_only"))
+    watermarks = node.args.get("watermarks") or []
+    if any(not w.args.get("with_ttl") for w in watermarks) and not append_only:
+        raise RwError(  # create_table.rs:779-786
+            [
+                "Not supported: Defining watermarks on table requires the table to be append "
+                "only.\nHINT: Use the key words `APPEND ONLY`"
+            ],
+            UNSUPPORTED_STATEMENT,
         )
+    graph = plan(
+        lambda: fragmenter.plan_table(cols, pk or None, append_only, connector, bool(watermarks))
     )
     rel = new_relation(
         name,

@@ -345,9 +345,11 @@ def plan_table(
     primary_key: list[str] | tuple[str, ...] | None,
     append_only: bool,
     connector: str | None,
+    watermark: bool = False,
 ) -> FragmentGraph:
-    """CREATE TABLE: Materialize(+RowIdGen)+Union+UpstreamSinkUnion over optional connector source
-    and the DML branch (optimizer/mod.rs:916-940, 1043-1091)."""
+    """CREATE TABLE: Materialize(+WatermarkFilter)(+RowIdGen)+Union+UpstreamSinkUnion over optional
+    connector source and the DML branch (optimizer/mod.rs:916-940, 1043-1091; the watermark
+    filter and its state table: planner_test/tests/testdata/output/watermark.yaml)."""
     key = tuple(primary_key) if primary_key else ("_row_id",)
     cols = [*columns, *([] if primary_key else ["_row_id"])]
     shuffle = Dist("hash", key)
@@ -383,6 +385,8 @@ def plan_table(
     node = Node("StreamUnion", branches, cols, shuffle, list(key), append_only)
     if not primary_key:
         node = unary("StreamRowIdGen", node)
+    if watermark:
+        node = unary("StreamWatermarkFilter", node)
     root = unary("StreamMaterialize", node)
     return _graph(root, {}, list(columns), [])
 

@@ -78,6 +78,7 @@ STATE_TABLES: dict[str, int] = {
     "StreamNow": 1,
     "StreamFsFetch": 1,
     "StreamAppendOnlyDedup": 1,
+    "StreamWatermarkFilter": 1,
 }
 
 # sqlglot aggregate classes -> RisingWave aggregate kind names.

@@ -196,6 +196,12 @@ class ColumnDef(exp.Expression):
     arg_types = {"this": True, "kind": True, "primary_key": False}
 
 
+class Watermark(exp.Expression):
+    """``WATERMARK FOR column AS expr [WITH TTL]`` in CREATE TABLE/SOURCE (``SourceWatermark``)."""
+
+    arg_types = {"this": True, "expression": True, "with_ttl": False}
+
+
 class WithOption(exp.Expression):
     """One ``key = value`` of a ``WITH (...)`` clause. ``this`` is the dotted key, lowercased;
     ``expression`` the value text (strings without quotes); ``quoted`` true for a string value."""
@@ -207,14 +213,16 @@ class CreateTable(RwStatement):
     """``CREATE TABLE [IF NOT EXISTS] t [(cols [, PRIMARY KEY (...)])] [APPEND ONLY]
     [WITH (...)] [FORMAT f ENCODE e] [AS query]``.
 
-    ``expressions``: :class:`ColumnDef`; ``primary_key``: list of column names; ``options``:
-    :class:`WithOption`; ``format``/``encode``: words; ``query``: ``exp.Select`` for CTAS.
+    ``expressions``: :class:`ColumnDef`; ``primary_key``: list of column names; ``watermarks``:
+    :class:`Watermark`; ``options``: :class:`WithOption`; ``format``/``encode``: words;
+    ``query``: ``exp.Select`` for CTAS.
     """
 
     arg_types = {
         "this": True,
         "expressions": False,
         "primary_key": False,
+        "watermarks": False,
         "append_only": False,
         "options": False,
         "format": False,
@@ -231,6 +239,7 @@ class CreateSource(RwStatement):
     arg_types = {
         "this": True,
         "expressions": False,
+        "watermarks": False,
         "options": False,
         "format": False,
         "encode": False,
@@ -240,9 +249,10 @@ class CreateSource(RwStatement):
 
 
 class CreateMaterializedView(RwStatement):
-    """``CREATE MATERIALIZED VIEW [IF NOT EXISTS] mv [WITH (...)] AS query``."""
+    """``CREATE MATERIALIZED VIEW [IF NOT EXISTS] mv [WITH (...)] AS query [EMIT mode]``;
+    ``emit``: ``ON WINDOW CLOSE`` or ``IMMEDIATELY`` when written."""
 
-    arg_types = {"this": True, "query": True, "options": False, "exists": False}
+    arg_types = {"this": True, "query": True, "options": False, "exists": False, "emit": False}
 
 
 class CreateView(RwStatement):

@@ -153,6 +153,21 @@ IDENTITIES = [
         "CREATE SOURCE src (id INT, v VARCHAR) WITH (connector = 'kafka') FORMAT PLAIN ENCODE JSON",
         None,
     ),
+    # watermarks print after columns and constraints (fmt_create_items), EMIT after the query
+    (
+        "CREATE TABLE t (v INT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) "
+        "APPEND ONLY",
+        None,
+    ),
+    (
+        "CREATE SOURCE s (WATERMARK FOR ts AS ts WITH TTL, ts TIMESTAMP) WITH (connector = 'x')",
+        "CREATE SOURCE s (ts TIMESTAMP, WATERMARK FOR ts AS ts WITH TTL) WITH (connector = 'x')",
+    ),
+    ("CREATE MATERIALIZED VIEW mv AS SELECT 1 EMIT ON WINDOW CLOSE", None),
+    (
+        "create materialized view mv as select 1 emit immediately",
+        "CREATE MATERIALIZED VIEW mv AS SELECT 1 EMIT IMMEDIATELY",
+    ),
     ("CREATE DATABASE d", None),
     ("CREATE DATABASE d RESOURCE_GROUP g", "CREATE DATABASE d RESOURCE_GROUP = g"),
     ("DROP MATERIALIZED VIEW IF EXISTS mv CASCADE", None),
@@ -416,6 +431,11 @@ ERRORS = [
         6,
     ),
     ("SELECT 'abc", "Unterminated string literal at line 1, column 12", 12),
+    (
+        "CREATE MATERIALIZED VIEW mv AS SELECT 1 EMIT SOON",
+        "expected IMMEDIATELY or ON WINDOW CLOSE after EMIT, found: SOON",
+        46,
+    ),
     # tokenizer.rs:997; comments nest, so one */ does not close two /*
     (
         "SELECT 1 /* a /* b */ c",

@@ -192,6 +192,7 @@ def _columns(c: _Cursor, node: exp.Expression) -> None:
         return
     cols: list[ast.ColumnDef] = []
     pk: list[str] = []
+    watermarks: list[ast.Watermark] = []
     if not c.tok(TokenType.R_PAREN):
         while True:
             if c.words("CONSTRAINT"):
@@ -201,6 +202,8 @@ def _columns(c: _Cursor, node: exp.Expression) -> None:
                 pk = _name_list(c)
             elif c.words("PRIMARY", "KEY"):
                 pk = _name_list(c)
+            elif c.words("WATERMARK"):
+                watermarks.append(_watermark(c))
             else:
                 cols.append(_column_def(c))
             if c.tok(TokenType.COMMA):
@@ -213,6 +216,40 @@ def _columns(c: _Cursor, node: exp.Expression) -> None:
     node.set("expressions", cols)
     if pk:
         node.set("primary_key", pk)
+    if watermarks:
+        node.set("watermarks", watermarks)
+
+
+def _watermark(c: _Cursor) -> ast.Watermark:
+    """``WATERMARK FOR column AS expr [WITH TTL]`` (``parse_optional_watermark``,
+    ``parser.rs:2926-2941``); the expression runs to the next ``,`` or ``)`` outside brackets."""
+    if not c.words("FOR"):
+        raise c.fail("FOR")
+    column = c.identifier()
+    if not c.words("AS"):
+        raise c.fail("AS")
+    start, depth, end = c.i, 0, c.n
+    for j in range(c.i, c.n):
+        tt = c.toks[j].token_type
+        if tt == TokenType.L_PAREN:
+            depth += 1
+        elif tt == TokenType.R_PAREN and depth:
+            depth -= 1
+        elif depth == 0 and (
+            tt in (TokenType.COMMA, TokenType.R_PAREN)
+            or (
+                c.toks[j].text.upper() == "WITH"
+                and j + 1 < c.n
+                and c.toks[j + 1].text.upper() == "TTL"
+            )
+        ):
+            end = j
+            break
+    if end == start:
+        raise c.fail("an expression")
+    expr = _sqlglot_parse(c, start, end)
+    c.i = end
+    return ast.Watermark(this=column, expression=expr, with_ttl=c.words("WITH", "TTL") or None)
 
 
 def _create_table(c: _Cursor) -> exp.Expression:
@@ -245,8 +282,20 @@ def _create_mv(c: _Cursor) -> exp.Expression:
         node.set("options", _with_options(c))
     if not c.words("AS"):
         raise c.fail("AS")
-    node.set("query", _sub_query(c))
+    node.set("query", _sub_query(c, _emit_stop(c)))
+    if c.words("EMIT"):  # parse_emit_mode (parser.rs:3159-3173)
+        if c.words("IMMEDIATELY"):
+            node.set("emit", "IMMEDIATELY")
+        elif c.words("ON", "WINDOW", "CLOSE"):
+            node.set("emit", "ON WINDOW CLOSE")
+        else:
+            raise c.fail("IMMEDIATELY or ON WINDOW CLOSE after EMIT")
     return node
+
+
+def _emit_stop(c: _Cursor) -> Callable[[int], bool]:
+    """The query of an MV ends where its ``EMIT`` clause starts."""
+    return lambda j: _is_word(c.toks[j]) and c.toks[j].text.upper() == "EMIT"
 
 
 def _create_view(c: _Cursor) -> exp.Expression:

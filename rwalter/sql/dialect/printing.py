@@ -120,6 +120,9 @@ def _g_columns(e: exp.Expression) -> str:
     pk = e.args.get("primary_key")
     if pk:
         cols.append("PRIMARY KEY (" + ", ".join(_quote_name(n) for n in pk) + ")")
+    for w in e.args.get("watermarks") or []:  # after columns and constraints (fmt_create_items)
+        ttl = " WITH TTL" if w.args.get("with_ttl") else ""
+        cols.append(f"WATERMARK FOR {_name_sql(w.this)} AS {_g_query(w.expression)}{ttl}")
     return " (" + ", ".join(cols) + ")" if e.args.get("expressions") is not None else ""
 
 
@@ -146,7 +149,8 @@ def _g_create_mv(_g: object, e: ast.CreateMaterializedView) -> str:
     s = f"CREATE MATERIALIZED VIEW {_ine(e)}{_name_sql(e.this)}"
     if e.args.get("options") is not None:
         s += " WITH " + _g_options(e.args["options"])
-    return s + " AS " + _g_query(e.args["query"])
+    s += " AS " + _g_query(e.args["query"])
+    return s + (f" EMIT {e.args['emit']}" if e.args.get("emit") else "")
 
 
 def _g_create_view(_g: object, e: ast.CreateView) -> str:
