@@ -481,9 +481,12 @@ def handle_create_database(session, node: ast.CreateDatabase) -> Result:
 
 
 def _definition(session, node) -> str:
-    """The stored definition: the statement as RisingWave prints it (its AST ``Display``)."""
+    """The stored definition: the statement as RisingWave prints it (its AST ``Display``),
+    without ``IF NOT EXISTS`` (``HandlerArgs::normalize_sql``, ``handler/mod.rs:245-300``)."""
     try:
-        return to_sql(node)
+        normalized = node.copy()
+        normalized.set("exists", None)
+        return to_sql(normalized)
     except Exception:
         return session.current_sql
 

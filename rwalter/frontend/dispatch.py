@@ -38,6 +38,8 @@ HANDLERS: dict[type, tuple[tuple[str, str], str | None]] = {
     ),
     ast.ExplainAlter: (("alter", "handle_explain_alter"), None),
     ast.ShowJobs: (("jobs", "handle_show_jobs"), None),
+    ast.ShowObjects: (("show", "handle_show_objects"), None),
+    ast.ShowCreate: (("show", "handle_show_create"), None),
     ast.CancelJobs: (("jobs", "handle_cancel"), "/ddl_service.DdlService/CancelCreatingJobs"),
     ast.Wait: (("jobs", "handle_wait"), "/ddl_service.DdlService/Wait"),
     ast.Recover: (("jobs", "handle_recover"), "/stream_service.StreamManagerService/Recover"),

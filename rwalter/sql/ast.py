@@ -133,6 +133,19 @@ class ShowJobs(RwStatement):
     arg_types = {"like": False}
 
 
+class ShowObjects(RwStatement):
+    """``SHOW {TABLES|MATERIALIZED VIEWS|VIEWS|SINKS|SOURCES|DATABASES|SCHEMAS} [FROM schema]
+    [{LIKE|ILIKE} 'pattern']``; ``kind`` is the keyword text as RisingWave prints it."""
+
+    arg_types = {"kind": True, "schema": False, "like": False, "ilike": False}
+
+
+class ShowCreate(RwStatement):
+    """``SHOW CREATE {TABLE|MATERIALIZED VIEW|VIEW|INDEX|SINK|SOURCE} name``."""
+
+    arg_types = {"kind": True, "this": True}
+
+
 class CancelJobs(RwStatement):
     """``CANCEL {JOBS|JOB} <id>[, <id>...]``; ``expressions`` are number literals; ``plural`` for JOBS."""
 
@@ -312,6 +325,8 @@ STATEMENT_NODES = (
     AlterResourceGroup,
     AlterRateLimit,
     ShowJobs,
+    ShowObjects,
+    ShowCreate,
     CancelJobs,
     Wait,
     Recover,

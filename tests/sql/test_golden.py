@@ -168,6 +168,10 @@ IDENTITIES = [
         "create materialized view mv as select 1 emit immediately",
         "CREATE MATERIALIZED VIEW mv AS SELECT 1 EMIT IMMEDIATELY",
     ),
+    ("show tables", "SHOW TABLES"),
+    ("SHOW MATERIALIZED VIEWS FROM public LIKE 'mv%'", None),
+    ("SHOW SINKS ILIKE 'S%'", None),
+    ("show create materialized view mv", "SHOW CREATE MATERIALIZED VIEW mv"),
     ("CREATE DATABASE d", None),
     ("CREATE DATABASE d RESOURCE_GROUP g", "CREATE DATABASE d RESOURCE_GROUP = g"),
     ("DROP MATERIALIZED VIEW IF EXISTS mv CASCADE", None),
@@ -562,7 +566,8 @@ def test_unmodelled_statements_are_commands() -> None:
     for sql in [
         "ALTER TABLE t RENAME TO u",
         "ALTER MATERIALIZED VIEW mv SET SCHEMA s",
-        "SHOW TABLES",
+        "SHOW COLUMNS FROM t",
+        "SHOW TABLES WHERE name = 't'",
         "GRANT ALL ON t TO u",
         "EXPLAIN SELECT 1",
     ]:

@@ -223,6 +223,17 @@ def _g_show_jobs(_g: object, e: ast.ShowJobs) -> str:
     return "SHOW JOBS LIKE '" + like.name.replace("'", "''") + "'"
 
 
+def _g_show_objects(_g: object, e: ast.ShowObjects) -> str:
+    s = f"SHOW {e.args['kind']}"
+    if e.args.get("schema") is not None:
+        s += f" FROM {_ident_sql(e.args['schema'])}"
+    like = e.args.get("like")
+    if like is not None:
+        word = "ILIKE" if e.args.get("ilike") else "LIKE"
+        s += f" {word} '" + like.name.replace("'", "''") + "'"
+    return s
+
+
 def _g_show(_g: object, e: ast.ShowVariable) -> str:
     return f"SHOW {e.name}".rstrip()
 
@@ -233,6 +244,8 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.AlterResourceGroup: _g_alter_resource_group,
     ast.AlterRateLimit: _g_alter_rate_limit,
     ast.ShowJobs: _g_show_jobs,
+    ast.ShowObjects: _g_show_objects,
+    ast.ShowCreate: lambda g, e: f"SHOW CREATE {e.args['kind']} {_name_sql(e.this)}",
     ast.CancelJobs: lambda g, e: f"CANCEL JOBS {_ids_sql(e.expressions)}",
     ast.Wait: _g_wait,
     ast.Recover: lambda g, e: "RECOVER",

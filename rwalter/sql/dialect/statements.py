@@ -23,19 +23,59 @@ _SHOW_OBJECTS = (
 )  # fmt: skip
 
 
+# SHOW <objects> rwalter answers (parse_show, parser.rs:5167-5334): words, printed kind, FROM?
+_SHOW_LISTS: tuple[tuple[tuple[str, ...], str, bool], ...] = (
+    (("TABLES",), "TABLES", True),
+    (("MATERIALIZED", "VIEWS"), "MATERIALIZED VIEWS", True),
+    (("VIEWS",), "VIEWS", True),
+    (("SINKS",), "SINKS", True),
+    (("SOURCES",), "SOURCES", True),
+    (("DATABASES",), "DATABASES", False),
+    (("SCHEMAS",), "SCHEMAS", False),
+)
+# SHOW CREATE <type> (parse_show_create, parser.rs:5371-5400).
+_SHOW_CREATE_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("TABLE",), "TABLE"),
+    (("MATERIALIZED", "VIEW"), "MATERIALIZED VIEW"),
+    (("VIEW",), "VIEW"),
+    (("INDEX",), "INDEX"),
+    (("SOURCE",), "SOURCE"),
+    (("SINK",), "SINK"),
+)
+
+
+def _string_literal(c: _Cursor) -> exp.Literal:
+    t = c.peek()
+    if t is None or t.token_type != TokenType.STRING:
+        raise c.fail("literal string")
+    c.i += 1
+    return exp.Literal.string(t.text)
+
+
 def _parse_show(c: _Cursor, start_tok: Token) -> exp.Expression:
     """``parse_show`` (``parser.rs:5167-5334``)."""
     if c.words("JOBS"):
         like = None
         if c.words("LIKE") or c.words("ILIKE"):
-            t = c.peek()
-            if t is None or t.token_type != TokenType.STRING:
-                raise c.fail("literal string")
-            c.i += 1
-            like = exp.Literal.string(t.text)
+            like = _string_literal(c)
         elif c.words("WHERE"):
             return _command(c, start_tok)
         return ast.ShowJobs(like=like)
+    for words, kind, schema_ok in _SHOW_LISTS:
+        if c.words(*words):
+            schema = c.identifier() if schema_ok and c.words("FROM") else None
+            node = ast.ShowObjects(kind=kind, schema=schema)
+            if c.words("LIKE") or c.words("ILIKE"):
+                node.set("ilike", c.toks[c.i - 1].text.upper() == "ILIKE" or None)
+                node.set("like", _string_literal(c))
+            elif c.word() == "WHERE":  # parses, but RisingWave refuses it (show.rs:507-509)
+                return _command(c, start_tok)
+            return node
+    if c.words("CREATE"):
+        for words, kind in _SHOW_CREATE_KINDS:
+            if c.words(*words):
+                return ast.ShowCreate(kind=kind, this=c.object_name())
+        return _command(c, start_tok)
     if c.word() in _SHOW_OBJECTS:
         return _command(c, start_tok)
     # parse_identifiers: every word up to EOF (other tokens are skipped)
