@@ -75,6 +75,10 @@ HANDLERS: dict[type, tuple[tuple[str, str], str | None]] = {
     ast.DropObject: (("drop", "handle_drop"), "/ddl_service.DdlService/DropMaterializedView"),
     exp.Select: (("query", "handle_query"), None),
     exp.Union: (("query", "handle_query"), None),
+    exp.Intersect: (("query", "handle_query"), None),
+    exp.Except: (("query", "handle_query"), None),
+    exp.Values: (("query", "handle_query"), None),
+    exp.Subquery: (("query", "handle_query"), None),
     exp.Insert: (("query", "handle_dml"), None),
     exp.Update: (("query", "handle_dml"), None),
     exp.Delete: (("query", "handle_dml"), None),
@@ -103,6 +107,13 @@ def parse(text: str) -> exp.Expression:
         ) from None
 
 
+# Statement prefixes RisingWave parses and then refuses (``handler/mod.rs:444-449,675-677``).
+_REFUSED: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("CREATE", "OR", "REPLACE", "TABLE"), "CREATE OR REPLACE TABLE"),
+    (("CREATE", "OR", "REPLACE", "VIEW"), "CREATE OR REPLACE VIEW"),
+    (("CREATE", "OR", "REPLACE", "MATERIALIZED", "VIEW"), "CREATE OR REPLACE VIEW"),
+    (("CREATE", "TEMPORARY", "TABLE"), "CREATE TEMPORARY TABLE"),
+)
 # Statements named by their first two words in the message (``ALTER TABLE``, ``SHOW COLUMNS``).
 _TWO_WORD_COMMANDS = {"ALTER", "CREATE", "DROP", "SHOW", "EXPLAIN", "COMMENT"}
 
@@ -111,9 +122,17 @@ def unmodelled(node: exp.Expression) -> RwError:
     """A statement RisingWave parses and rwalter does not run. ``SHOW ... WHERE`` is refused by
     RisingWave itself (``show.rs:507-509``); anything else RisingWave would run, so rwalter says
     plainly that it does not simulate it instead of borrowing a RisingWave error."""
+    if not isinstance(node, exp.Command):
+        return RwError(
+            [f"rwalter does not simulate this statement ({node.key})"], UNSUPPORTED_STATEMENT
+        )
     words = f"{node.this} {node.expression.name if node.expression else ''}".split()
-    if words[:1] == ["SHOW"] and "WHERE" in (w.upper() for w in words):
+    upper = [w.upper() for w in words]
+    if upper[:1] == ["SHOW"] and "WHERE" in upper:
         return not_implemented("WHERE clause in SHOW statement")
+    for refused in _REFUSED:  # what RisingWave's handlers refuse themselves (handler/mod.rs)
+        if upper[: len(refused[0])] == list(refused[0]):
+            return not_implemented(refused[1])
     n = 2 if words and words[0].upper() in _TWO_WORD_COMMANDS else 1
     what = " ".join(w.upper() for w in words[:n]) if words else type(node).__name__
     return RwError(

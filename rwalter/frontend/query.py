@@ -210,7 +210,12 @@ def output_name(e: exp.Expression) -> str:
 
 
 def name_columns(node: exp.Expression) -> exp.Expression:
-    """Alias the top-level select items the way RisingWave names them."""
+    """Alias the top-level select items the way RisingWave names them (a set operation takes
+    its names from its first branch)."""
+    if isinstance(node, exp.SetOperation):
+        node = node.copy()
+        node.set("this", name_columns(node.this))
+        return node
     if not isinstance(node, exp.Select):
         return node
     node = node.copy()

@@ -6,20 +6,27 @@ Models ``src/frontend/src/handler/show.rs`` at RisingWave 448c6570:
   (``with_schema_name``, ``show.rs:192-198``) from the schemas of ``FROM schema`` or the search
   path (``public``; a schema that does not exist simply gives no rows), filtered by ``LIKE`` /
   ``ILIKE`` on the bare name (``show.rs:834-840``). ``SHOW MATERIALIZED VIEWS`` lists only created
-  ones (``iter_created_mvs_with_acl``); ``SHOW DATABASES`` and ``SHOW SCHEMAS`` list bare names.
+  ones (``iter_created_mvs_with_acl``), ``SHOW SOURCES`` also the sources of tables with a
+  connector; ``SHOW DATABASES`` and ``SHOW SCHEMAS`` list bare names.
 * ``handle_show_create_object`` (``show.rs:851-960``): ``Name`` (``schema.name``) and ``Create
   Sql`` (the stored definition); a table, MV or index still being created is not found, with
   ``CatalogError::not_found``'s text.
 
-Rows are in name order (RisingWave's schema catalog iterates its name maps).
+Rows come in name order here; RisingWave's order is its catalog maps' (compare them sorted).
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from sqlglot import exp
 
 from rwalter.errors import catalog_error
 from rwalter.frontend.binder import name_position, object_name
 from rwalter.result import Result
 from rwalter.sql import ast
+from rwalter.sql.dialect import real_value, to_sql
 
 # SHOW <kind> -> (catalog kind, only created jobs).
 LISTED_KINDS: dict[str, tuple[str, bool]] = {
@@ -41,6 +48,22 @@ CREATE_KINDS: dict[str, tuple[str, bool, str]] = {
 SCHEMAS = ("public", "pg_catalog", "information_schema", "rw_catalog")  # create_op.rs:105-120
 
 
+def like_matcher(pattern: str, ignore_case: bool) -> Callable[[str], bool]:
+    """SQL ``LIKE`` (``%``, ``_``, ``\\`` escapes; a trailing ``\\`` is a literal backslash, as
+    ``src/expr/core/src/scalar/like.rs:54-58`` reads it), or ``ILIKE``."""
+    out, i = [], 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
+        i += 1
+    regex = re.compile("".join(out), re.DOTALL | (re.IGNORECASE if ignore_case else 0))
+    return lambda text: regex.fullmatch(text) is not None
+
+
 def _names(session, sql: str, args: list[object]) -> list[str]:
     return [r[0] for r in session.meta.catalog.conn.execute(sql, args).fetchall()]
 
@@ -49,30 +72,28 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
     kind = node.args["kind"]
     schema = node.args.get("schema")
     like = node.args.get("like")
-    catalog = session.meta.catalog
     if kind == "DATABASES":
         names = _names(session, "SELECT name FROM rwmeta.databases ORDER BY name", [])
     elif kind == "SCHEMAS":
         names = list(SCHEMAS)
-    elif schema is not None and object_name(schema) != "public":
+    elif schema is not None and real_value(schema) != "public":
         names = []
     else:
         rel_kind, created_only = LISTED_KINDS[kind]
+        # A table with a connector has a source of the same name (iter_source_with_acl).
+        with_tables = kind == "SOURCES"
         names = _names(
             session,
             "SELECT r.name FROM rwmeta.relations r "
             "LEFT JOIN rwmeta.streaming_jobs j ON j.job_id = r.id "
-            "WHERE r.kind = ? AND r.database_id = 1 "
+            "WHERE (r.kind = ? OR (? AND r.kind = 'table' AND r.connector IS NOT NULL)) "
+            "AND r.database_id = 1 "
             "AND (NOT ? OR j.status IS NULL OR j.status = 'CREATED') ORDER BY r.name",
-            [rel_kind, created_only],
+            [rel_kind, with_tables, created_only],
         )
     if like is not None:
-        op = "ILIKE" if node.args.get("ilike") else "LIKE"
-        names = [
-            n
-            for n in names
-            if catalog.conn.execute(f"SELECT ? {op} ? ESCAPE '\\'", [n, like.name]).fetchone()[0]
-        ]
+        matches = like_matcher(like.name, bool(node.args.get("ilike")))
+        names = [n for n in names if matches(n)]
     qualified = kind not in ("DATABASES", "SCHEMAS")
     return Result(
         tag="SHOW_COMMAND",
@@ -87,6 +108,9 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     rel_kind, created_only, word = CREATE_KINDS[node.args["kind"]]
     name = object_name(node.this)
     catalog = session.meta.catalog
+    schema = node.this.args.get("db") if isinstance(node.this, exp.Table) else None
+    if isinstance(schema, exp.Identifier) and real_value(schema) not in SCHEMAS:
+        raise catalog_error(f"schema not found: {real_value(schema)}")
     rel = catalog.relation_by_name(name)
     job = catalog.job(rel.id) if rel is not None else None
     if (
@@ -94,7 +118,9 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
         or rel.kind != rel_kind
         or (created_only and job is not None and job.status != "CREATED")
     ):
-        err = catalog_error(f"{word} not found: {name}")
+        # Tables, MVs, indexes and sources are named as written (name.to_string(), show.rs:885-950)
+        shown = name if word in ("view", "sink") else to_sql(node.this)
+        err = catalog_error(f"{word} not found: {shown}")
         err.position = name_position(node.this)
         raise err
     return Result(

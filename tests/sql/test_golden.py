@@ -436,9 +436,9 @@ ERRORS = [
     ),
     ("SELECT 'abc", "Unterminated string literal at line 1, column 12", 12),
     (
-        "CREATE MATERIALIZED VIEW mv AS SELECT 1 EMIT SOON",
-        "expected IMMEDIATELY or ON WINDOW CLOSE after EMIT, found: SOON",
-        46,
+        "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t EMIT ON WINDOW",
+        "expected CLOSE, found: EOF",
+        62,
     ),
     # tokenizer.rs:997; comments nest, so one */ does not close two /*
     (

@@ -203,7 +203,10 @@ def _columns(c: _Cursor, node: exp.Expression) -> None:
             elif c.words("PRIMARY", "KEY"):
                 pk = _name_list(c)
             elif c.words("WATERMARK"):
+                at = c.toks[c.i - 1]
                 watermarks.append(_watermark(c))
+                if len(watermarks) > 1:  # parser.rs:2774-2777
+                    raise c.fail_at("Only 1 watermark is allowed to be defined on source.", at)
             else:
                 cols.append(_column_def(c))
             if c.tok(TokenType.COMMA):
@@ -286,7 +289,10 @@ def _create_mv(c: _Cursor) -> exp.Expression:
     if c.words("EMIT"):  # parse_emit_mode (parser.rs:3159-3173)
         if c.words("IMMEDIATELY"):
             node.set("emit", "IMMEDIATELY")
-        elif c.words("ON", "WINDOW", "CLOSE"):
+        elif c.words("ON"):
+            for word in ("WINDOW", "CLOSE"):
+                if not c.words(word):
+                    raise c.fail(word)
             node.set("emit", "ON WINDOW CLOSE")
         else:
             raise c.fail("IMMEDIATELY or ON WINDOW CLOSE after EMIT")
@@ -294,8 +300,23 @@ def _create_mv(c: _Cursor) -> exp.Expression:
 
 
 def _emit_stop(c: _Cursor) -> Callable[[int], bool]:
-    """The query of an MV ends where its ``EMIT`` clause starts."""
-    return lambda j: _is_word(c.toks[j]) and c.toks[j].text.upper() == "EMIT"
+    """The query of an MV ends where its ``EMIT IMMEDIATELY`` / ``EMIT ON WINDOW CLOSE`` starts;
+    ``emit`` elsewhere (a column, an alias after AS or a dot) belongs to the query."""
+
+    def words(j: int, n: int) -> list[str]:
+        return [t.text.upper() for t in c.toks[j : j + n]]
+
+    def stop(j: int) -> bool:
+        if not (_is_word(c.toks[j]) and c.toks[j].text.upper() == "EMIT"):
+            return False
+        before = c.toks[j - 1] if j > 0 else None
+        if before is not None and (
+            before.token_type == TokenType.DOT or before.text.upper() == "AS"
+        ):
+            return False
+        return words(j + 1, 1) in (["IMMEDIATELY"], ["ON"])
+
+    return stop
 
 
 def _create_view(c: _Cursor) -> exp.Expression:

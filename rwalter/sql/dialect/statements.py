@@ -71,11 +71,18 @@ def _parse_show(c: _Cursor, start_tok: Token) -> exp.Expression:
             elif c.word() == "WHERE":  # parses, but RisingWave refuses it (show.rs:507-509)
                 return _command(c, start_tok)
             return node
+    if c.word() == "MATERIALIZED":
+        c.i += 1
+        raise c.fail("VIEWS after MATERIALIZED")  # parser.rs:5241
     if c.words("CREATE"):
         for words, kind in _SHOW_CREATE_KINDS:
             if c.words(*words):
                 return ast.ShowCreate(kind=kind, this=c.object_name())
-        return _command(c, start_tok)
+        if c.word() in ("FUNCTION", "SUBSCRIPTION"):
+            return _command(c, start_tok)
+        raise c.fail(  # parser.rs:5388-5390
+            "TABLE, MATERIALIZED VIEW, VIEW, INDEX, FUNCTION, SOURCE, SUBSCRIPTION or SINK"
+        )
     if c.word() in _SHOW_OBJECTS:
         return _command(c, start_tok)
     # parse_identifiers: every word up to EOF (other tokens are skipped)
