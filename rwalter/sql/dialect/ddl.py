@@ -27,23 +27,27 @@ def _if_not_exists(c: _Cursor) -> bool:
     return c.words("IF", "NOT", "EXISTS")
 
 
+def _scan_to(c: _Cursor, stop: Callable[[int], bool]) -> int:
+    """The first token index from the cursor where ``stop`` holds outside brackets (or the end);
+    a ``)`` that closes nothing opened here is offered to ``stop`` too."""
+    depth = 0
+    for j in range(c.i, c.n):
+        tt = c.toks[j].token_type
+        if tt == TokenType.L_PAREN:
+            depth += 1
+        elif tt == TokenType.R_PAREN and depth:
+            depth -= 1
+        elif depth == 0 and stop(j):
+            return j
+    return c.n
+
+
 def _sub_query(c: _Cursor, stop: Callable[[int], bool] | None = None) -> exp.Expression:
     """A query from the cursor up to the end (or the first index where ``stop`` is true)."""
     t = c.peek()
     if t is None or t.token_type not in _QUERY_START:
         raise c.fail("SELECT, VALUES, or a subquery in the query body")
-    end = c.n
-    if stop is not None:
-        depth = 0
-        for j in range(c.i, c.n):
-            tt = c.toks[j].token_type
-            if tt == TokenType.L_PAREN:
-                depth += 1
-            elif tt == TokenType.R_PAREN:
-                depth -= 1
-            elif depth == 0 and stop(j):
-                end = j
-                break
+    end = _scan_to(c, stop) if stop is not None else c.n
     node = _sqlglot_parse(c, c.i, end)
     if not isinstance(node, exp.Query):
         raise c.fail_at("expected a query", t)
@@ -231,23 +235,13 @@ def _watermark(c: _Cursor) -> ast.Watermark:
     column = c.identifier()
     if not c.words("AS"):
         raise c.fail("AS")
-    start, depth, end = c.i, 0, c.n
-    for j in range(c.i, c.n):
-        tt = c.toks[j].token_type
-        if tt == TokenType.L_PAREN:
-            depth += 1
-        elif tt == TokenType.R_PAREN and depth:
-            depth -= 1
-        elif depth == 0 and (
-            tt in (TokenType.COMMA, TokenType.R_PAREN)
-            or (
-                c.toks[j].text.upper() == "WITH"
-                and j + 1 < c.n
-                and c.toks[j + 1].text.upper() == "TTL"
-            )
-        ):
-            end = j
-            break
+
+    def stop(j: int) -> bool:
+        if c.toks[j].token_type in (TokenType.COMMA, TokenType.R_PAREN):
+            return True
+        return [t.text.upper() for t in c.toks[j : j + 2]] == ["WITH", "TTL"]
+
+    start, end = c.i, _scan_to(c, stop)
     if end == start:
         raise c.fail("an expression")
     expr = _sqlglot_parse(c, start, end)
