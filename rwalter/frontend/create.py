@@ -268,6 +268,32 @@ def long_running_notice(session, kind: str, elapsed_ms: int) -> list[str]:
     ]
 
 
+def _check_eowc_watermark(session, query: exp.Expression) -> None:
+    """``stream_enforce_eowc_requirement`` (``optimizer/plan_node/convert.rs:64-76``): an EOWC
+    query needs a watermark column in its output. Checked where it is certain: when the query
+    reads only tables and sources, and none of them defines a watermark."""
+    from rwalter.sql.dialect import parse_statement
+    from rwalter.sql.dialect.time_windows import window_call, window_relation
+
+    catalog = session.meta.catalog
+    for table in query.find_all(exp.Table):
+        window = window_call(table)
+        name = window_relation(window[1]) if window else object_name(table)
+        rel = catalog.relation_by_name(name) if name else None
+        if rel is None or rel.kind not in ("table", "source"):
+            return  # a CTE, an MV or a view: its watermarks are not tracked here
+        if parse_statement(rel.definition).args.get("watermarks"):
+            return
+    raise RwError(
+        [
+            "Not supported: The query cannot be executed in Emit-On-Window-Close mode.\n"
+            "HINT: Try define a watermark column in the source, or avoid aggregation without "
+            "GROUP BY"
+        ],
+        UNSUPPORTED_STATEMENT,
+    )
+
+
 def _background(session, graph) -> bool:
     return bool(session.config.background_ddl and graph.background_capable)
 
@@ -330,6 +356,8 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         )
     query = node.args["query"]
     bind_window_calls(session, query)
+    if node.args.get("emit") == "ON WINDOW CLOSE":
+        _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
     create_query_storage(session.meta.catalog, name, query)
     cfg = session.config
