@@ -93,7 +93,10 @@ DEFERRABLE = frozenset({"PARALLELISM", "BACKFILL_PARALLELISM", "RESOURCE_GROUP"}
 PARALLELISM_WORDS = ("adaptive", "bounded(", "ratio(")
 RATIOS = ("0.25", "0.5", "0.75", "1.0")
 
-SHOW_WORDS = ("JOBS", "ALL", "PARAMETERS")
+SHOW_WORDS = (
+    "JOBS", "ALL", "PARAMETERS", "TABLES", "MATERIALIZED VIEWS", "VIEWS", "SINKS", "SOURCES",
+    "DATABASES", "SCHEMAS", "CREATE",
+)  # fmt: skip
 SELECT_FOLLOW = ("FROM", "WHERE", "GROUP BY", "ORDER BY", "LIMIT", "AS", "JOIN", "ON", "AND", "OR")
 GENERAL_KEYWORDS = (
     *STATEMENT_KEYWORDS, "AND", "AS", "ASC", "BY", "CASCADE", "DEFAULT", "DEFERRED", "DESC",
@@ -431,6 +434,16 @@ def _rule_set(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
 
 
 def _rule_show_reset(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
+    if up[:2] == ["SHOW", "CREATE"]:  # SHOW CREATE <kind> <name>
+        if len(up) == 2:
+            ctx.keywords(DROP_KINDS)
+        elif up[2:] == ["MATERIALIZED"]:
+            ctx.keywords(["VIEW"])
+        else:
+            kind, i = _kind_at(up, 2)
+            if kind is not None and i == len(up):
+                ctx.relations([kind])
+        return True
     if len(up) == 1:
         if up[0] == "SHOW":
             ctx.keywords(SHOW_WORDS)

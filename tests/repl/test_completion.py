@@ -192,3 +192,16 @@ def test_name_index_prefix_search_is_capped() -> None:
     assert len(index.prefixed("", limit=LIMIT)) == LIMIT
     assert index.prefixed("mv_0499") == [f"mv_0499{d}" for d in range(10)]
     assert "MV_00001" in index and "nope" not in index
+
+
+def test_show_objects_and_show_create() -> None:
+    assert {"TABLES", "MATERIALIZED VIEWS", "SINKS", "CREATE"} <= set(texts("SHOW "))
+    assert texts("SHOW CREATE ") == [
+        "TABLE",
+        "MATERIALIZED VIEW",
+        "VIEW",
+        "INDEX",
+        "SINK",
+        "SOURCE",
+    ]
+    assert texts("SHOW CREATE MATERIALIZED VIEW ") == ["mv", "mv_done"]
