@@ -22,7 +22,7 @@ among 5,000 objects costs about what it costs among 50 (benchmarks/bench_repl.py
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from rwalter.repl.catalog import CatalogSnapshot, quote_ident
@@ -244,6 +244,20 @@ def _kind_at(up: list[str], i: int) -> tuple[str | None, int]:
     return None, i
 
 
+def _complete_kind(
+    ctx: _Ctx, up: list[str], at: int, kinds: Sequence[str], meta: str = "keyword"
+) -> bool:
+    """Complete the object kind expected at ``up[at]``: the kinds, or ``VIEW`` after
+    ``MATERIALIZED``. True when that was the completion."""
+    if len(up) == at:
+        ctx.keywords(kinds, meta)
+        return True
+    if up[at:] == ["MATERIALIZED"]:
+        ctx.keywords(["VIEW"])
+        return True
+    return False
+
+
 def _skip_if_exists(up: list[str], i: int) -> int:
     return i + 2 if up[i : i + 2] == ["IF", "EXISTS"] else i
 
@@ -312,11 +326,7 @@ def _after_value(ctx: _Ctx, up: list[str], clause_at: int) -> bool:
 
 def _rule_alter(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
     n = len(up)
-    if n == 1:
-        ctx.keywords(ALTER_KINDS)
-        return True
-    if up[1:] == ["MATERIALIZED"]:
-        ctx.keywords(["VIEW"])
+    if _complete_kind(ctx, up, 1, ALTER_KINDS):
         return True
     kind, i = _kind_at(up, 1)
     if kind is None:
@@ -357,11 +367,7 @@ def _rule_alter(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
 
 def _rule_drop(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
     n = len(up)
-    if n == 1:
-        ctx.keywords(DROP_KINDS)
-        return True
-    if up[1:] == ["MATERIALIZED"]:
-        ctx.keywords(["VIEW"])
+    if _complete_kind(ctx, up, 1, DROP_KINDS):
         return True
     kind, i = _kind_at(up, 1)
     if kind is None:
@@ -378,11 +384,7 @@ def _rule_drop(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
 
 def _rule_wait(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
     n = len(up)
-    if n == 1:
-        ctx.keywords(WAIT_KINDS, "or ; to wait for every creating job")
-        return True
-    if up[1:] == ["MATERIALIZED"]:
-        ctx.keywords(["VIEW"])
+    if _complete_kind(ctx, up, 1, WAIT_KINDS, "or ; to wait for every creating job"):
         return True
     kind, i = _kind_at(up, 1)
     if kind is not None and i == n:
@@ -401,12 +403,7 @@ def _rule_cancel(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
 
 
 def _rule_create(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
-    n = len(up)
-    if n == 1:
-        ctx.keywords(CREATE_KINDS)
-        return True
-    if up[1:] == ["MATERIALIZED"]:
-        ctx.keywords(["VIEW"])
+    if _complete_kind(ctx, up, 1, CREATE_KINDS):
         return True
     if up[-1] == "ON" and up[1] == "INDEX":
         ctx.relations(["table", "materialized view"])
@@ -435,11 +432,7 @@ def _rule_set(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
 
 def _rule_show_reset(ctx: _Ctx, up: list[str], prev: list[str]) -> bool:
     if up[:2] == ["SHOW", "CREATE"]:  # SHOW CREATE <kind> <name>
-        if len(up) == 2:
-            ctx.keywords(DROP_KINDS)
-        elif up[2:] == ["MATERIALIZED"]:
-            ctx.keywords(["VIEW"])
-        else:
+        if not _complete_kind(ctx, up, 2, DROP_KINDS):
             kind, i = _kind_at(up, 2)
             if kind is not None and i == len(up):
                 ctx.relations([kind])
