@@ -11,7 +11,6 @@ lines typed into the REPL cannot disagree).
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -21,10 +20,16 @@ from rwalter.sql.split import Unit, split_script
 
 if TYPE_CHECKING:
     from rwalter.frontend.session_config import SessionConfig
+    from rwalter.meta.node import MetaNode
 
 
 class Session:
-    """A session over one simulated cluster. ``cluster``/``clock``/``db_path`` as in cli-contract.md."""
+    """A session over one simulated cluster. ``cluster``/``clock``/``db_path`` as in cli-contract.md.
+
+    ``Session(...)`` opens a meta node of its own and closes it with the session;
+    ``Session.attach(meta)`` joins a node that several sessions share (one per client of
+    ``rwalter serve``), each with its own session variables, and leaves the node open on close.
+    """
 
     def __init__(
         self,
@@ -33,14 +38,27 @@ class Session:
         db_path: str | None = None,
         *,
         meta_config: dict[str, object] | None = None,
+        meta: MetaNode | None = None,
     ) -> None:
-        from rwalter.meta.node import MetaNode
+        if meta is None:
+            from rwalter.meta.node import MetaNode
 
-        self.meta = MetaNode.open(db_path, cluster=cluster, clock=clock, config=meta_config)
+            meta = MetaNode.open(db_path, cluster=cluster, clock=clock, config=meta_config)
+            self._owns_meta = True
+        else:
+            self._owns_meta = False
+        self.meta = meta
         self.last_error: RwError | None = None
         self.current_sql = ""
-        self.realtime = clock == "realtime"
-        self._wall = time.monotonic()
+
+    @classmethod
+    def attach(cls, meta: MetaNode) -> Session:
+        """A new session on a shared meta node: its own variables, the node's catalog and clock."""
+        return cls(meta=meta)
+
+    @property
+    def realtime(self) -> bool:
+        return self.meta.realtime
 
     @functools.cached_property
     def config(self) -> SessionConfig:
@@ -50,19 +68,16 @@ class Session:
         return SessionConfig(self.meta.catalog.session_defaults())
 
     def catch_up(self) -> None:
-        """Realtime clock: advance simulated time by the wall time since the last statement."""
-        if not self.realtime:
-            return
-        now = time.monotonic()
-        elapsed_ms = int((now - self._wall) * 1000)
-        if elapsed_ms >= 1:
-            self._wall = now
-            with self.meta.catalog.transaction():
-                self.meta.barrier.advance(elapsed_ms)
+        """Realtime clock: bring simulated time up to the wall clock (the node keeps the books)."""
+        self.meta.catch_up()
 
     # -- running -------------------------------------------------------------------------
     def run(self, unit: Unit, source: str = "<stdin>") -> Result:
         """Run one unit; errors come back inside the Result, never as exceptions."""
+        with self.meta.lock:  # sessions sharing a node run one statement at a time
+            return self._run(unit, source)
+
+    def _run(self, unit: Unit, source: str) -> Result:
         from rwalter.frontend.dispatch import run_meta_command, run_statement
 
         self.current_sql = unit.text
@@ -98,7 +113,9 @@ class Session:
         return self.run(units[0])
 
     def close(self) -> None:
-        self.meta.close()
+        """Close the meta node if this session opened it; an attached session leaves it open."""
+        if self._owns_meta:
+            self.meta.close()
 
     def __enter__(self) -> Session:
         return self

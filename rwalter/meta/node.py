@@ -15,6 +15,9 @@ CREATING, and a foreground CREATE waits for its backfill to finish.
 from __future__ import annotations
 
 import functools
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,10 +60,27 @@ class JobSpec:
 
 
 class MetaNode:
-    """A meta node with its store, cluster, stream manager and barrier manager."""
+    """A meta node with its store, cluster, stream manager and barrier manager.
 
-    def __init__(self, catalog: MetaCatalog) -> None:
+    Several sessions may share one node (the server gives each client its own ``Session``), as
+    every RisingWave frontend talks to the one meta leader. They take turns: ``lock`` is held for
+    one statement at a time. The realtime clock's wall-time bookkeeping lives here, not in a
+    session, so the wall time since the last catch-up is turned into simulated time once, whichever
+    session runs next.
+    """
+
+    def __init__(
+        self,
+        catalog: MetaCatalog,
+        *,
+        realtime: bool = False,
+        wall_clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.catalog = catalog
+        self.realtime = realtime
+        self.lock = threading.RLock()
+        self._wall_clock = wall_clock
+        self._wall = wall_clock()
 
     # The stream and barrier managers are built on first use: a session that only reads the
     # catalogs (``rwalter -c "SHOW JOBS"``) never loads the scale controller or placement.
@@ -97,10 +117,21 @@ class MetaNode:
             else:
                 for key, value in given.items():
                     catalog.set_info(key, value)
-        return cls(catalog)
+        return cls(catalog, realtime=clock == "realtime")
 
     def close(self) -> None:
         self.catalog.close()
+
+    def catch_up(self) -> None:
+        """Realtime clock: advance simulated time by the wall time since the last catch-up."""
+        if not self.realtime:
+            return
+        now = self._wall_clock()
+        elapsed_ms = int((now - self._wall) * 1000)
+        if elapsed_ms >= 1:
+            self._wall = now
+            with self.catalog.transaction():
+                self.barrier.advance(elapsed_ms)
 
     def auto_control_enabled(self) -> bool:
         return self.catalog.info("meta.disable_automatic_parallelism_control") != "true"
