@@ -1,7 +1,7 @@
 """CREATE handlers: tables, materialized views, sinks, indexes, sources, views and databases.
 
 Models ``src/frontend/src/handler/create_{table,mv,sink,index,source,view,database}.rs``: bind
-the statement, build the fragment graph (``rwalter.meta.fragmenter``), resolve the job's
+the statement, build the fragment graph (``rwalter.frontend.optimizer.gen_plan``), resolve the job's
 parallelism from the session (``stream_fragmenter/parallelism.rs:30-111``), the backfill override
 and rate limits (``utils/overwrite_options.rs:17-91``), send the job to the meta node, and wait
 for it when it is foreground (``stream_manager.rs:396-460``). The users' rows live in DuckDB:
@@ -25,9 +25,9 @@ from rwalter.errors import (
 )
 from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
+from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.query import create_query_storage, storage_name
 from rwalter.frontend.windows import bind_window_calls
-from rwalter.meta import fragmenter
 from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
 from rwalter.result import Result

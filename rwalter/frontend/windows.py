@@ -5,7 +5,7 @@ time-column arguments, the column type, the reserved output names) and the argum
 ``src/frontend/src/planner/relation.rs:540-640`` (interval literals for size, slide and offset;
 HOP's positive sizes and whole number of slides per window), with their texts. The window
 columns themselves are computed by ``rwalter.sql.dialect.time_windows`` (batch) and planned by
-``rwalter.meta.fragmenter_plan`` (streaming).
+``rwalter.frontend.optimizer`` (streaming).
 """
 
 from __future__ import annotations

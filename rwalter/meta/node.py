@@ -43,7 +43,7 @@ class JobSpec:
     name: str
     kind: str  # 'table' | 'materialized view' | 'sink' | 'index' | 'source'
     definition: str
-    graph: Any  # rwalter.meta.fragmenter.FragmentGraph
+    graph: Any  # rwalter.common.stream_graph.FragmentGraph
     fixed: int | None
     strategy: str | None
     backfill: tuple[int | None, str | None] | None

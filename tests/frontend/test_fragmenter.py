@@ -1,4 +1,4 @@
-"""Fragment graphs of rwalter.meta.fragmenter against RisingWave's planner tests.
+"""Fragment graphs of rwalter.frontend.optimizer against RisingWave's planner tests.
 
 Each planner-test case is cited as ``file.yaml/case-id`` (or the first words of its SQL when it
 has no id) from ``src/frontend/planner_test/tests/testdata/output/`` at commit 448c6570. The
@@ -12,10 +12,9 @@ from __future__ import annotations
 import pytest
 import sqlglot
 
-from rwalter.meta.fragmenter import (
-    FLAG_ORDER,
+from rwalter.common.stream_graph import FragmentGraph
+from rwalter.frontend.optimizer.gen_plan import (
     FragmenterError,
-    FragmentGraph,
     RelationInfo,
     plan_index,
     plan_materialized_view,
@@ -24,6 +23,7 @@ from rwalter.meta.fragmenter import (
     plan_table,
     plan_table_as,
 )
+from rwalter.frontend.stream_fragmenter.flags import FLAG_ORDER
 
 SCAN = "STREAM_SCAN,SNAPSHOT_BACKFILL_STREAM_SCAN"
 ROW_ID = ("_row_id",)

@@ -1,0 +1,1 @@
+"""What RisingWave keeps in ``src/common``: plain data shared by frontend and meta."""

@@ -1,0 +1,99 @@
+"""Joins: equi-key extraction, predicate push-down and hash-join exchange placement.
+
+Models ``src/frontend/src/optimizer/plan_node/logical_join.rs`` (``get_stream_input_for_hash_join``,
+960-1011) and the filter push-down of ``src/frontend/src/optimizer/rule/``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from sqlglot import exp
+
+from rwalter.frontend.optimizer import rules as R
+from rwalter.frontend.optimizer.expr_utils import conjuncts
+from rwalter.frontend.optimizer.plan_node import (
+    Dist,
+    FragmenterError,
+    Node,
+    enforce,
+    unary,
+)
+from rwalter.frontend.optimizer.rel import Rel
+
+
+class JoinPlanner:
+    def join_all(
+        self, rels: list[Rel], joins: list, where: list[exp.Expression]
+    ) -> tuple[Rel, list[exp.Expression]]:
+        """Fold FROM items left to right; returns the joined rel and post-join filters."""
+        pending = list(where)
+        cur = self.push_down(rels[0], pending)
+        for rel, j in zip(rels[1:], joins[1:], strict=True):
+            rel = self.push_down(rel, pending)
+            on = conjuncts(j.args.get("on"))
+            pairs: list[tuple[str, str]] = []
+            for ident in j.args.get("using") or []:
+                col = exp.column(ident.name)
+                pairs.append((cur.resolve(col), rel.resolve(col)))
+            for c in [*on, *pending]:
+                pair = self.eq_pair(c, cur, rel)
+                if pair:
+                    pairs.append(pair)
+                    if c in pending:
+                        pending.remove(c)
+            if not pairs or None in itertools.chain(*pairs):
+                raise FragmenterError(R.NESTED_LOOP_JOIN, hint=R.NESTED_LOOP_HINT)
+            side = (j.args.get("side") or "").upper()
+            cur = Rel(self.hash_join(cur.node, rel.node, pairs, side), cur.scope + rel.scope)
+        return cur, pending
+
+    def push_down(self, rel: Rel, pending: list[exp.Expression]) -> Rel:
+        """Predicates over this item alone become a StreamFilter fused into its fragment."""
+        for c in list(pending):
+            cols = list(c.find_all(exp.Column))
+            if cols and all(rel.resolve(x) for x in cols) and not self.eq_pair(c, rel, rel):
+                rel = Rel(unary("StreamFilter", rel.node), rel.scope)
+                pending.remove(c)
+        return rel
+
+    @staticmethod
+    def eq_pair(c: exp.Expression, left: Rel, right: Rel) -> tuple[str, str] | None:
+        if (
+            not isinstance(c, exp.EQ)
+            or not isinstance(c.this, exp.Column)
+            or not isinstance(c.expression, exp.Column)
+            or left is right
+        ):
+            return None
+        a, b = c.this, c.expression
+        if left.resolve(a) and right.resolve(b) and not right.resolve(a):
+            return left.resolve(a), right.resolve(b)
+        if left.resolve(b) and right.resolve(a) and not right.resolve(b):
+            return left.resolve(b), right.resolve(a)
+        return None
+
+    def hash_join(self, left: Node, right: Node, pairs: list[tuple[str, str]], side: str) -> Node:
+        """Exchange placement of ``get_stream_input_for_hash_join`` (logical_join.rs:960-1011)."""
+        lk, rk = [p[0] for p in pairs], [p[1] for p in pairs]
+        r2l, l2r = dict(zip(rk, lk, strict=True)), dict(pairs)
+        right = enforce(right, ("shard", frozenset(rk)))
+        if right.dist.kind == "hash":
+            left = enforce(left, ("exact", tuple(r2l[c] for c in right.dist.key)))
+        else:
+            left = enforce(left, ("shard", frozenset(lk)))
+            if left.dist.kind == "hash":
+                right = enforce(right, ("exact", tuple(l2r[c] for c in left.dist.key)))
+            else:
+                left = enforce(left, ("exact", tuple(lk)))
+                right = enforce(right, ("exact", tuple(rk)))
+        sk = list(
+            dict.fromkeys([*left.stream_key, *(r2l.get(c, c) for c in right.stream_key), *lk])
+        )
+        if side == "RIGHT":
+            dist = Dist("hash", tuple(right.dist.key))
+        elif side == "FULL":
+            dist = Dist("some")
+        else:
+            dist = Dist("hash", tuple(left.dist.key))
+        return Node("StreamHashJoin", [left, right], left.cols + right.cols, dist, sk, False)

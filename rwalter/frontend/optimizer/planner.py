@@ -1,0 +1,269 @@
+"""The stream planner: a bound query -> a physical stream plan with explicit exchanges.
+
+Models ``src/frontend/src/planner/`` (select, relation, values) together with the logical-to-stream
+conversion of ``src/frontend/src/optimizer/``; each operator family lives in its own module
+(join, agg, topn, over_window, union) as in ``optimizer/plan_node/logical_*.rs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from rwalter.frontend.optimizer import rules as R
+from rwalter.frontend.optimizer.agg import AggPlanner
+from rwalter.frontend.optimizer.expr_utils import agg_kind, conjuncts, find_aggs, has_now
+from rwalter.frontend.optimizer.join import JoinPlanner
+from rwalter.frontend.optimizer.over_window import OverWindowPlanner
+from rwalter.frontend.optimizer.plan_node import (
+    Dist,
+    FragmenterError,
+    Node,
+    RelationInfo,
+    exchange,
+    unary,
+)
+from rwalter.frontend.optimizer.rel import Rel
+from rwalter.frontend.optimizer.topn import TopNPlanner
+from rwalter.frontend.optimizer.union import UnionPlanner
+from rwalter.sql.dialect import real_value
+from rwalter.sql.dialect.time_windows import window_call, window_relation
+
+
+class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlanner):
+    def __init__(
+        self, lookup: Callable[[str], RelationInfo | None], scan_type: str, database_id: int
+    ) -> None:
+        self.lookup = lookup
+        self.scan_type = scan_type
+        self.database_id = database_id
+        self.ctes: dict[str, exp.Expression] = {}
+        self.used: set[str] = set()
+        self.rank_windows: set[int] = set()
+
+    # ---- helpers -------------------------------------------------------------------------
+    def fresh(self, base: str) -> str:
+        cid, n = base, 0
+        while cid in self.used:
+            n += 1
+            cid = f"{base}#{n}"
+        self.used.add(cid)
+        return cid
+
+    def relation(self, name: str) -> RelationInfo:
+        info = self.lookup(name)
+        if info is None:
+            raise FragmenterError(f"table or source not found: {name}", relation=name)
+        return info
+
+    def scan(self, info: RelationInfo, alias: str) -> Rel:
+        ids = {c: self.fresh(f"{info.name}.{c}") for c in info.columns}
+        for c in (*info.stream_key, *info.dist_key):
+            ids.setdefault(c, self.fresh(f"{info.name}.{c}"))
+        cols = list(ids.values())
+        sk = [ids[c] for c in info.stream_key]
+        if info.kind == "source":
+            row_id = ids.setdefault("_row_id", self.fresh(f"{info.name}._row_id"))
+            op = "StreamSourceScan" if info.is_shared_source else "StreamSource"
+            node = Node(
+                op,
+                [],
+                list(ids.values()),
+                Dist("hash", (row_id,)),
+                sk or [row_id],
+                True,
+                relation=info,
+            )
+        else:
+            scan_type = self.scan_type
+            if info.database_id != self.database_id:
+                if scan_type == "UPSTREAM_ONLY":
+                    raise FragmenterError(R.CROSS_DB_UNSUPPORTED)
+                scan_type = "CROSS_DB_SNAPSHOT_BACKFILL"
+            dist = (
+                Dist("upstream", tuple(ids[c] for c in info.dist_key))
+                if info.dist_key
+                else Dist("single")
+            )
+            node = Node(
+                "StreamTableScan",
+                [],
+                cols,
+                dist,
+                sk,
+                info.append_only,
+                relation=info,
+                scan_type=scan_type,
+            )
+        scope = [(alias, c, ids[c], True) for c in info.columns]
+        scope += [(alias, c, cid, False) for c, cid in ids.items() if c not in info.columns]
+        return Rel(node, scope)
+
+    # ---- queries -------------------------------------------------------------------------
+    def plan(self, q: exp.Expression) -> tuple[Node, list[tuple[str, str]]]:
+        """Plan a query; returns the node and its visible (name, id) outputs."""
+        if isinstance(q, exp.Subquery):
+            return self.plan(q.this)
+        if isinstance(q, exp.Union):
+            return self.plan_union(q)
+        if isinstance(q, exp.Values):
+            return self.plan_values(q.expressions[0].expressions if q.expressions else [])
+        if isinstance(q, exp.Select):
+            return self.plan_select(q)
+        raise FragmenterError(f"Not supported: streaming query {q.key}")
+
+    def plan_values(self, items: list[exp.Expression]) -> tuple[Node, list[tuple[str, str]]]:
+        outs = [(self.out_name(e, i), self.fresh("$expr")) for i, e in enumerate(items)]
+        row_id = self.fresh("_row_id")
+        if any(has_now(e) for e in items):
+            node = Node("StreamNow", [], [o[1] for o in outs], Dist("single"), [], False)
+            return unary("StreamProject", node), outs
+        node = Node(
+            "StreamValues", [], [o[1] for o in outs] + [row_id], Dist("single"), [row_id], True
+        )
+        return node, outs
+
+    def out_name(self, e: exp.Expression, i: int) -> str:
+        if isinstance(e, exp.Alias):
+            return e.alias.lower()
+        if isinstance(e, exp.Column):
+            return e.name.lower()
+        kind = agg_kind(e)
+        return kind or (e.sql_name().lower() if isinstance(e, exp.Func) else "?column?")
+
+    def from_item(self, item: exp.Expression) -> Rel:
+        window = window_call(item)
+        if window is not None:
+            return self.window_table(item, *window)
+        alias = item.alias_or_name.lower()
+        if isinstance(item, exp.Table):
+            name = real_value(item.this) if isinstance(item.this, exp.Identifier) else item.name
+            if name in self.ctes:
+                return self.sub_rel(self.ctes[name], alias)
+            return self.scan(self.relation(name), alias)
+        if isinstance(item, exp.Subquery):
+            return self.sub_rel(item.this, alias)
+        raise FragmenterError(f"Not supported: FROM item {item.sql()}")
+
+    def window_table(self, item: exp.Table, kind: str, args: list[exp.Expression]) -> Rel:
+        """TUMBLE: a projection adding ``window_start``/``window_end``; HOP: a StreamHopWindow
+        over ``IsNotNull(time_col)`` whose stream key gains ``window_start``
+        (``binder/relation/window_table_function.rs``, ``planner_test/.../time_window.yaml``)."""
+        # The frontend's binder has checked the arguments.
+        name = window_relation(args)
+        if name is None:
+            raise FragmenterError(f"Not supported: {kind.upper()} with these arguments")
+        alias = (item.alias or name).lower()  # qualifiers are matched lowercased
+        rel = self.from_item(
+            exp.Table(this=exp.to_identifier(name, quoted=True), alias=exp.to_identifier(alias))
+        )
+        start, end = self.fresh("window_start"), self.fresh("window_end")
+        cols = [*rel.node.cols, start, end]
+        if kind == "tumble":
+            node = unary("StreamProject", rel.node, cols=cols)
+        else:
+            node = unary(
+                "StreamHopWindow",
+                unary("StreamFilter", rel.node),
+                cols=cols,
+                stream_key=[*rel.node.stream_key, start],
+            )
+        scope = [*rel.scope, (alias, "window_start", start, True), (alias, "window_end", end, True)]
+        return Rel(node, scope)
+
+    def sub_rel(self, q: exp.Expression, alias: str) -> Rel:
+        node, outs = self.plan(q)
+        vis = {cid for _, cid in outs}
+        scope = [(alias, name, cid, True) for name, cid in outs]
+        scope += [(alias, c, c, False) for c in node.cols if c not in vis]
+        return Rel(node, scope)
+
+    def plan_select(self, sel: exp.Select) -> tuple[Node, list[tuple[str, str]]]:
+        with_ = sel.args.get("with_") or sel.args.get("with")
+        if with_ is not None:
+            for cte in with_.expressions:
+                self.ctes[cte.alias.lower()] = cte.this
+        from_ = sel.args.get("from_") or sel.args.get("from")
+        if from_ is None:
+            return self.plan_values(sel.expressions)
+        items = [from_.this] + [j.this for j in sel.args.get("joins") or []]
+        joins = [None, *(sel.args.get("joins") or [])]
+        where = conjuncts(sel.args["where"].this) if sel.args.get("where") else []
+        rank_filter = self.rank_filter(items, where)
+        rels = [self.from_item(i) for i in items]
+        dyn = [c for c in where if has_now(c)]
+        rest = [c for c in where if not has_now(c) and c is not rank_filter]
+        rel, post = self.join_all(rels, joins, rest)
+        node = rel.node
+        if post:
+            node = unary("StreamFilter", node)
+        for _ in dyn:  # temporal filter: DynamicFilter <-Broadcast- Project(Now)
+            now = Node("StreamNow", [], [self.fresh("now")], Dist("single"), [], False)
+            right = exchange(unary("StreamProject", now), "BROADCAST", Dist("broadcast"))
+            node = Node(
+                "StreamDynamicFilter",
+                [node, right],
+                node.cols,
+                node.dist,
+                node.stream_key,
+                node.append_only,
+            )
+        return self.plan_projection(sel, rel, node)
+
+    def plan_projection(
+        self, sel: exp.Select, rel: Rel, node: Node
+    ) -> tuple[Node, list[tuple[str, str]]]:
+        items: list[exp.Expression] = []
+        for e in sel.expressions:
+            if isinstance(e, exp.Star) or (
+                isinstance(e, exp.Column) and isinstance(e.this, exp.Star)
+            ):
+                q0 = e.table.lower() if isinstance(e, exp.Column) else ""
+                items += [exp.column(n, q) for q, n, _, vis in rel.scope if vis and q0 in ("", q)]
+            else:
+                items.append(e)
+        group = [g for g in (sel.args["group"].expressions if sel.args.get("group") else [])]
+        having = sel.args.get("having")
+        calls = [c for e in [*items, *([having] if having else [])] for c in find_aggs(e)]
+        known: dict[str, str] = {}
+        if group or calls:
+            gids = []
+            for g in group:
+                cid = rel.resolve(g) if isinstance(g, exp.Column) else None
+                if cid is None:
+                    cid = self.fresh("$expr")
+                    node = unary("StreamProject", node, cols=[*node.cols, cid])
+                known[g.sql()] = cid
+                gids.append(cid)
+            specs = [
+                (agg_kind(c) or "udaf", bool(c.find(exp.Distinct)), bool(c.find(exp.Order)))
+                for c in calls
+            ]
+            node = self.hash_agg(node, gids, specs) if gids else self.simple_agg(node, specs)
+            for c, cid in zip(calls, node.cols[len(gids) :], strict=False):
+                known[c.sql()] = cid
+            node = unary("StreamProject", node)
+            if sel.args.get("having"):
+                node = unary("StreamFilter", node)
+        outs: list[tuple[str, str]] = []
+        computed = False
+        for i, e in enumerate(items):
+            inner = e.this if isinstance(e, exp.Alias) else e
+            cid = known.get(inner.sql())
+            if cid is None and isinstance(inner, exp.Column):
+                cid = rel.resolve(inner)
+                if cid is None or (known and cid not in node.cols):
+                    raise FragmenterError(f"Item not found: Invalid column: {inner.name}")
+            if isinstance(inner, exp.Window):
+                node, cid = self.window(node, rel, inner)
+            if cid is None:
+                cid, computed = self.fresh("$expr"), True
+            outs.append((self.out_name(e, i), cid))
+        if computed:
+            node = unary("StreamProject", node)
+        if sel.args.get("distinct"):
+            node = unary("StreamProject", self.hash_agg(node, [c for _, c in outs], []))
+        if sel.args.get("limit") is not None:
+            node = self.top_n(node)
+        return node, outs
