@@ -445,8 +445,10 @@ class MetaCatalog:
         ).fetchone()
         return (row[0] if row else None) or "default"
 
-    def insert_database(self, name: str, resource_group: str) -> int:
-        db_id = self.next_ids("object")
+    def insert_database(self, name: str, resource_group: str, db_id: int | None = None) -> int:
+        """A new database; ``db_id`` keeps a loaded cluster's own id (``rwalter.live``)."""
+        if db_id is None:
+            db_id = self.next_ids("object")
         self.conn.execute(
             "INSERT INTO rwmeta.databases VALUES (?, ?, ?, ?)",
             [db_id, name, resource_group, self.clock_ms],

@@ -1,0 +1,97 @@
+"""Open a simulated meta node on a snapshot or a live cluster, and say what it could not know.
+
+``--snapshot DIR`` reads the files; ``--connect URL`` exports the live cluster into a temporary
+snapshot first, so both take one path and "what was read" is the same list
+(``relations.EXPORTS``). The store is new (in memory, or a new ``--db`` file); the meta node's
+own settings come from ``--meta``, since RisingWave keeps them in its config file, not in SQL.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from rwalter import RISINGWAVE_COMMIT, __version__
+from rwalter.live.export import ExportError, PostgresSource, export_snapshot
+from rwalter.live.loader import LoadReport, State, build_state, restore
+from rwalter.live.snapshot import SnapshotError, read_snapshot
+from rwalter.meta.catalog import MetaCatalog, StoreError
+from rwalter.meta.catalog_views import CLUSTER_VERSION
+from rwalter.meta.node import META_CONFIG_DEFAULTS, MetaNode
+
+__all__ = ["ExportError", "LoadReport", "SnapshotError", "open_live", "open_snapshot", "startup_block"]
+
+
+def _defaults_that_differ(state: State) -> tuple[dict[str, str], dict[str, str]]:
+    """System parameters and session variables whose cluster value is not rwalter's default."""
+    from rwalter.frontend.session_config import SessionConfig
+    from rwalter.frontend.system_params import SYSTEM_PARAMS_BY_NAME
+
+    params = {
+        name: value
+        for name, value in state.system_params.items()
+        if name in SYSTEM_PARAMS_BY_NAME and SYSTEM_PARAMS_BY_NAME[name].default != value
+    }
+    fresh = {name: setting for name, setting, _ in SessionConfig().show_all()}
+    settings = {
+        name: value
+        for name, value in state.session_settings.items()
+        if name in fresh and fresh[name] != value
+    }
+    return params, settings
+
+
+def open_snapshot(
+    directory: str | Path,
+    *,
+    db_path: str | None = None,
+    clock: str = "manual",
+    config: dict[str, object] | None = None,
+) -> tuple[MetaNode, LoadReport]:
+    """A meta node whose store holds the snapshot's cluster. Raises SnapshotError or StoreError."""
+    state, report = build_state(read_snapshot(directory))
+    state.system_params, settings = _defaults_that_differ(state)
+    given = {f"meta.{k}": str(v).lower() for k, v in (config or {}).items()}
+    defaults = {f"meta.{k}": v for k, v in META_CONFIG_DEFAULTS.items()}
+    catalog, new = MetaCatalog.open(db_path, {**defaults, **given, "clock_mode": clock})
+    if not new:
+        catalog.close()
+        raise StoreError(f"the state file {db_path} exists; a snapshot loads into a new one")
+    meta = MetaNode(catalog)
+    with catalog.transaction():
+        restore(meta, state)
+        for name, value in settings.items():
+            catalog.set_session_default(name, value)
+    return meta, report
+
+
+def open_live(url: str, **kwargs: object) -> tuple[MetaNode, LoadReport]:
+    """Export the cluster at ``url`` (read-only) and open it as a snapshot."""
+    with tempfile.TemporaryDirectory(prefix="rwalter-connect-") as tmp:
+        source = PostgresSource(url)
+        try:
+            export_snapshot(source, tmp, __version__)
+        finally:
+            source.close()
+        return open_snapshot(tmp, **kwargs)  # type: ignore[arg-type]
+
+
+def startup_block(report: LoadReport, origin: str) -> str:
+    """The short block printed on start-up: what was loaded, re-derived and not knowable."""
+    c = report.counts
+    lines = [
+        f"loaded {origin}: {c.get('workers', 0)} compute nodes, {c.get('jobs', 0)} jobs, "
+        f"{c.get('fragments', 0)} fragments, {c.get('actors', 0)} actors",
+        f"  cluster: {report.risingwave_version or 'version unknown'}",
+        f"  rwalter models RisingWave {RISINGWAVE_COMMIT}: {CLUSTER_VERSION}",
+    ]
+    lines += [f"  re-derived: {r}" for r in report.rederived]
+    lines += [f"  not known: {u}" for u in report.unknowable]
+    lines.append(
+        "  not known: the meta node's own config (pass it with --meta), whether an adaptive job "
+        "was set AUTO explicitly"
+    )
+    if report.skipped:
+        lines.append(f"  not modelled, skipped: {', '.join(report.skipped)}")
+    lines.append("  tables hold no rows here: the cluster's data stays on the cluster")
+    return "\n".join(lines)

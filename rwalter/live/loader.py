@@ -1,0 +1,705 @@
+"""Build the simulator's meta store from a snapshot: the cluster as it is, read-only.
+
+What each store row is made of (relations of ``src/frontend/src/catalog/system_catalog/rw_catalog/``):
+
+| store row | from | re-derived when missing |
+|---|---|---|
+| workers | ``rw_worker_nodes`` (slots = ``parallelism``) | never |
+| databases | ``rw_databases`` | never |
+| relations | ``rw_relations`` + the per-kind relations + ``rw_columns`` + ``rw_depend`` | columns: none |
+| jobs | ``rw_streaming_jobs``, ``rw_ddl_progress`` (create type, rows), ``rw_rate_limit`` | own parallelism of a creating job: see ``unknowable`` |
+| fragments | ``rw_fragments`` + ``rw_fragment_infos.node`` (scan type, dispatchers) | scan type from the flags |
+| edges | ``upstream_fragment_ids``; the dispatcher from the merges in ``node`` | by RisingWave's fragmenter rules |
+| actors | ``rw_actors`` + ``rw_fragment_vnodes()`` + ``rw_actor_splits`` | vnodes by the placement algorithm |
+
+Everything is parsed and checked first (``SnapshotError`` names the file and line); only then is
+the store written, in one transaction, so a bad snapshot never half loads. Users' tables get no
+rows: a loaded cluster's data stays on the cluster.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rwalter.live import pgtext
+from rwalter.live.drift import rederive_vnodes
+from rwalter.live.snapshot import Snapshot, SnapshotError, Table
+from rwalter.meta.catalog import DEFAULT_DATABASE_ID, Actor, Fragment, Job, Relation, Worker
+
+if TYPE_CHECKING:
+    from rwalter.meta.node import MetaNode
+
+KINDS = {  # rw_relations.relation_type -> the store's kind; others are not modelled
+    "table": "table",
+    "materialized view": "materialized view",
+    "index": "index",
+    "sink": "sink",
+    "source": "source",
+    "view": "view",
+}
+JOB_KIND_TABLES = {  # where a kind's create type and details are
+    "materialized view": "rw_materialized_views",
+    "index": "rw_indexes",
+    "sink": "rw_sinks",
+    "table": "rw_tables",
+    "source": "rw_sources",
+}
+# ``stream_plan.proto`` StreamScanType names without their prefix, as the store keeps them.
+SCAN_PREFIX = "STREAM_SCAN_TYPE_"
+DISPATCHER_PREFIX = "DISPATCHER_TYPE_"
+# Flags that name the scan type (``stream_fragmenter/mod.rs:462-490``); a plain STREAM_SCAN is an
+# arrangement backfill on every cluster since v1.10 (``optimizer/mod.rs``), which is the guess.
+FLAG_SCAN_TYPES = (
+    ("CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN", "CROSS_DB_SNAPSHOT_BACKFILL"),
+    ("SNAPSHOT_BACKFILL_STREAM_SCAN", "SNAPSHOT_BACKFILL"),
+    ("STREAM_SCAN", "ARRANGEMENT_BACKFILL"),
+)
+RATE_LIMITED_BACKFILL_NODES = ("STREAM_SCAN", "SOURCE_BACKFILL")
+
+
+@dataclass
+class LoadReport:
+    """What was loaded, what was re-derived and what cannot be known, for the start-up block."""
+
+    risingwave_version: str | None
+    database: str
+    counts: dict[str, int] = field(default_factory=dict)
+    rederived: list[str] = field(default_factory=list)
+    unknowable: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Edge:
+    source: int
+    target: int
+    dispatcher: str
+
+
+@dataclass
+class State:
+    """Every row the store will hold, parsed and checked."""
+
+    workers: list[Worker]
+    databases: list[tuple[int, str, str]]
+    relations: list[Relation]
+    jobs: list[Job]
+    fragments: list[Fragment]
+    edges: list[Edge]
+    actors: list[Actor]
+    info: dict[str, str]
+    system_params: dict[str, str]
+    session_settings: dict[str, str]
+
+
+def _fault(table: Table, i: int, message: str) -> SnapshotError:
+    return SnapshotError(f"{table.where(i)}: {message}")
+
+
+def _rows(table: Table | None):
+    """(index, row) pairs, with values parsed by the caller inside :func:`_parse_row`."""
+    return [] if table is None else list(enumerate(table.rows))
+
+
+def _parse_row(table: Table, i: int, fn):
+    try:
+        return fn(table.rows[i])
+    except ValueError as exc:
+        raise _fault(table, i, str(exc)) from None
+
+
+class Loader:
+    """One pass over a snapshot; :meth:`state` returns every row or raises SnapshotError."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        session = snap.tables["session"]
+        first = session.rows[0] if session.rows else {}
+        self.report = LoadReport(first.get("version"), first.get("database") or "dev")
+        if snap.missing:
+            self.report.rederived.append("not in the snapshot: " + ", ".join(snap.missing))
+
+    # -- cluster ---------------------------------------------------------------------------
+    def workers(self) -> list[Worker]:
+        t = self.snap.tables["rw_worker_nodes"]
+        out, seen = [], set()
+        for i, _ in _rows(t):
+
+            def one(r):
+                return Worker(
+                    id=pgtext.to_int(r["id"]),
+                    host=r["host"] or "",
+                    port=pgtext.to_int(r["port"], 0),
+                    type=r["type"] or "",
+                    state=r["state"] or "",
+                    parallelism=pgtext.to_int(r["parallelism"], 0),
+                    resource_group=r.get("resource_group") or "",
+                    is_streaming=pgtext.to_bool(r["is_streaming"]),
+                    is_serving=pgtext.to_bool(r["is_serving"]),
+                    started_at_ms=pgtext.to_ms(r.get("started_at")) or 0,
+                )
+
+            w = _parse_row(t, i, one)
+            if w.id in seen:
+                raise _fault(t, i, f"worker {w.id} is listed twice")
+            seen.add(w.id)
+            out.append(w)
+        if not any(w.is_streaming for w in out):
+            raise SnapshotError("rw_worker_nodes.csv: no streaming compute node")
+        return out
+
+    def databases(self) -> list[tuple[int, str, str]]:
+        t = self.snap.tables["rw_databases"]
+        return [
+            _parse_row(
+                t, i, lambda r: (pgtext.to_int(r["id"]), r["name"], r["resource_group"] or "default")
+            )
+            for i, _ in _rows(t)
+        ]
+
+    # -- relations -------------------------------------------------------------------------
+    def relations(self, db_ids: dict[str, int]) -> list[Relation]:
+        out: list[Relation] = []
+        for db_name, tables in self.snap.databases.items():
+            if db_name not in db_ids:
+                raise SnapshotError(f"databases/{db_name}/: no such database in rw_databases.csv")
+            out += self._relations_of(db_ids[db_name], tables)
+        return out
+
+    def _relations_of(self, db_id: int, tables: dict[str, Table]) -> list[Relation]:
+        schemas = {
+            int(r["id"]): r["name"] for r in tables["rw_schemas"].rows if r["id"] is not None
+        }
+        details = {
+            kind: {int(r["id"]): r for r in tables[name].rows}
+            for kind, name in JOB_KIND_TABLES.items()
+            if name in tables
+        }
+        table_sources = {  # a table with a connector is listed in rw_sources too
+            int(r["associated_table_id"]): r
+            for r in tables["rw_sources"].rows
+            if r.get("associated_table_id")
+        }
+        hidden_sources = {int(r["id"]) for r in tables["rw_sources"].rows if r.get("associated_table_id")}
+        columns: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
+        col_t = tables.get("rw_columns")
+        for i, r in _rows(col_t):
+            if not pgtext.to_bool(r["is_hidden"]):
+                columns[_parse_row(col_t, i, lambda r: pgtext.to_int(r["relation_id"]))].append(
+                    (int(r["position"]), r["name"], r["data_type"])
+                )
+        depends: dict[int, list[int]] = defaultdict(list)
+        dep_t = tables.get("rw_depend")
+        for i, _ in _rows(dep_t):
+            obj, ref = _parse_row(
+                dep_t, i, lambda r: (pgtext.to_int(r["objid"]), pgtext.to_int(r["refobjid"]))
+            )
+            depends[obj].append(ref)
+        names = {}
+        rel_t = tables["rw_relations"]
+        out = []
+        for i, r in _rows(rel_t):
+            kind = KINDS.get(r["relation_type"] or "")
+            rel_id = _parse_row(rel_t, i, lambda r: pgtext.to_int(r["id"]))
+            if kind is None:
+                self.report.skipped.append(f"{r['relation_type']} {r['name']}")
+                continue
+            if kind == "source" and rel_id in hidden_sources:
+                continue
+            schema_id = _parse_row(rel_t, i, lambda r: pgtext.to_int(r["schema_id"]))
+            if schema_id not in schemas:
+                raise _fault(rel_t, i, f"schema {schema_id} is not in rw_schemas.csv")
+            d = details.get(kind, {}).get(rel_id, {})
+            src = table_sources.get(rel_id, {}) if kind == "table" else d
+            cols = sorted(columns.get(rel_id, []))
+            target = None
+            if kind == "index":
+                target = pgtext.to_int(d.get("primary_table_id"))
+            elif kind == "sink" and d.get("target_table_name"):
+                target = d["target_table_name"]  # resolved below, once every name is known
+            names[(schema_id, r["name"])] = rel_id
+
+            def one(r, d=d, src=src, cols=cols, kind=kind, target=target):
+                return Relation(
+                    id=rel_id,
+                    name=r["name"],
+                    kind=kind,
+                    database_id=db_id,
+                    schema_name=schemas[schema_id],
+                    definition=r["definition"] or "",
+                    columns=[c[1] for c in cols],
+                    column_types=[c[2] for c in cols],
+                    dist_key=[],
+                    stream_key=[],
+                    append_only=pgtext.to_bool(d.get("append_only") or src.get("append_only")),
+                    connector=(src.get("connector") or None) if kind in ("table", "source", "sink") else None,
+                    is_shared=pgtext.to_bool(src.get("is_shared")),
+                    target_id=target,  # type: ignore[arg-type]
+                    depends_on=sorted(set(depends.get(rel_id, []))),
+                    background=pgtext.to_bool(d.get("background_ddl")),
+                    initialized_at_ms=pgtext.to_ms(d.get("initialized_at")) or 0,
+                    created_at_ms=pgtext.to_ms(d.get("created_at")),
+                    owner=pgtext.to_int(r.get("owner"), 1),
+                )
+
+            out.append(_parse_row(rel_t, i, one))
+        by_name = {name: rid for (_, name), rid in names.items()}
+        for rel in out:
+            if isinstance(rel.target_id, str):
+                rel.target_id = by_name.get(rel.target_id.split(".")[-1])
+        return out
+
+    # -- jobs, fragments, actors -----------------------------------------------------------
+    def fragments(self, jobs: dict[int, Job]) -> tuple[list[Fragment], list[Edge]]:
+        t = self.snap.tables["rw_fragments"]
+        nodes = self._fragment_nodes()
+        limits = self._rate_limits()
+        frags: list[Fragment] = []
+        upstreams: dict[int, list[int]] = {}
+        policies: dict[int, str] = {}
+        guessed: list[int] = []
+        for i, _ in _rows(t):
+
+            def one(r):
+                return (
+                    pgtext.to_int(r["fragment_id"]),
+                    pgtext.to_int(r["table_id"]),
+                    r["distribution_type"] or "",
+                    pgtext.to_int_array(r["state_table_ids"]),
+                    pgtext.to_int_array(r["upstream_fragment_ids"]),
+                    pgtext.to_text_array(r["flags"]),
+                    pgtext.to_int(r["max_parallelism"]),
+                    r.get("parallelism_policy") or "",
+                )
+
+            fid, job_id, dist, states, ups, flags, vnodes, policy = _parse_row(t, i, one)
+            if job_id not in jobs:
+                raise _fault(t, i, f"fragment {fid} belongs to job {job_id}, not in rw_streaming_jobs.csv")
+            if dist not in ("HASH", "SINGLE"):
+                raise _fault(t, i, f"unknown distribution_type {dist!r}")
+            node = nodes.get(fid)
+            scan_type = _scan_type_of_node(node) if node is not None else None
+            if scan_type is None and node is None:
+                scan_type = next((s for flag, s in FLAG_SCAN_TYPES if flag in flags), None)
+                if scan_type and "SNAPSHOT" not in scan_type:
+                    guessed.append(fid)
+            override = policy.startswith("override(")
+            override_fixed = None
+            if override:
+                parsed = pgtext.to_parallelism(policy[len("override(") : -1])
+                override_fixed = parsed[0] if parsed else None
+            rl_nodes = limits.get(fid, [])
+            frags.append(
+                Fragment(
+                    fragment_id=fid,
+                    job_id=job_id,
+                    flags=flags,
+                    distribution=dist,
+                    vnode_count=vnodes,
+                    override_set=override,
+                    override_fixed=override_fixed,
+                    scan_type=scan_type,
+                    operators=["StreamMaterialize"] if "MVIEW" in flags else [],
+                    state_table_ids=states,
+                    scans=[],
+                    rate_limit_nodes=[n for n, _ in rl_nodes],
+                    rate_limits=[v for _, v in rl_nodes],
+                )
+            )
+            upstreams[fid] = ups
+            policies[fid] = policy
+        if guessed:
+            self.report.rederived.append(
+                "scan type of fragment" + ("s " if len(guessed) > 1 else " ")
+                + ", ".join(map(str, guessed))
+                + " taken as ARRANGEMENT_BACKFILL from the STREAM_SCAN flag (no rw_fragment_infos)"
+            )
+        by_id = {f.fragment_id: f for f in frags}
+        edges = self._edges(by_id, upstreams, policies, nodes)
+        for f in frags:  # a scan reads the jobs of its upstream fragments in other jobs
+            if f.scan_type or "SOURCE_SCAN" in f.flags or "STREAM_SCAN" in f.flags:
+                f.scans = sorted(
+                    {by_id[e.source].job_id for e in edges if e.target == f.fragment_id}
+                    - {f.job_id}
+                )
+        return frags, edges
+
+    def _fragment_nodes(self) -> dict[int, object]:
+        t = self.snap.tables.get("rw_fragment_infos")
+        out = {}
+        for i, _ in _rows(t):
+            fid, node = _parse_row(
+                t, i, lambda r: (pgtext.to_int(r["fragment_id"]), pgtext.to_json(r["node"]))
+            )
+            out[fid] = node
+        return out
+
+    def _rate_limits(self) -> dict[int, list[tuple[str, int]]]:
+        t = self.snap.tables["rw_rate_limit"]
+        out: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for i, _ in _rows(t):
+            fid, name, value = _parse_row(
+                t,
+                i,
+                lambda r: (pgtext.to_int(r["fragment_id"]), r["node_name"], pgtext.to_int(r["rate_limit"])),
+            )
+            out[fid].append((name, value))
+        return out
+
+    def _edges(self, frags, upstreams, policies, nodes) -> list[Edge]:
+        t = self.snap.tables["rw_fragments"]
+        edges: list[Edge] = []
+        derived = False
+        for i, fid in enumerate(upstreams):
+            merges = _merges_of_node(nodes[fid]) if fid in nodes else {}
+            for up in upstreams[fid]:
+                if up not in frags:
+                    raise _fault(t, i, f"upstream fragment {up} of fragment {fid} is not listed")
+                kind = merges.get(up)
+                if kind is None:
+                    derived = True
+                    kind = _derive_dispatcher(frags[up], frags[fid], policies)
+                edges.append(Edge(up, fid, kind))
+        if derived:
+            self.report.rederived.append(
+                "dispatcher types re-derived from flags and parallelism policies "
+                "(no merge nodes in rw_fragment_infos)"
+            )
+        return edges
+
+    def actors(
+        self, frags: dict[int, Fragment], workers: dict[int, Worker], groups: dict[int, str]
+    ) -> list[Actor]:
+        t = self.snap.tables["rw_actors"]
+        actors: list[Actor] = []
+        for i, _ in _rows(t):
+            aid, fid, wid = _parse_row(
+                t,
+                i,
+                lambda r: (
+                    pgtext.to_int(r["actor_id"]),
+                    pgtext.to_int(r["fragment_id"]),
+                    pgtext.to_int(r["worker_id"]),
+                ),
+            )
+            if fid not in frags:
+                raise _fault(t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv")
+            if wid not in workers:
+                raise _fault(t, i, f"actor {aid} is on worker {wid}, not in rw_worker_nodes.csv")
+            actors.append(Actor(aid, fid, wid, [], []))
+        by_frag: dict[int, list[Actor]] = defaultdict(list)
+        for a in actors:
+            by_frag[a.fragment_id].append(a)
+        self._vnodes(frags, by_frag, workers, groups)
+        self._splits({a.actor_id: a for a in actors})
+        return actors
+
+    def _vnodes(self, frags, by_frag, workers: dict[int, Worker], groups: dict[int, str]) -> None:
+        t = self.snap.tables.get("rw_fragment_vnodes")
+        seen: set[int] = set()
+        for i, _ in _rows(t):
+            fid, mapping = _parse_row(
+                t, i, lambda r: (pgtext.to_int(r["fragment_id"]), pgtext.to_json(r["vnodes"]))
+            )
+            if fid not in frags:
+                raise _fault(t, i, f"fragment {fid} is not in rw_fragments.csv")
+            if not isinstance(mapping, dict):
+                raise _fault(t, i, 'expected a JSON object {"<actor id>": [vnodes]}')
+            actors = {a.actor_id: a for a in by_frag.get(fid, [])}
+            owned: list[int] = []
+            for key, vnodes in mapping.items():
+                try:
+                    aid = int(key)
+                except ValueError:
+                    raise _fault(t, i, f"actor id {key!r} is not a number") from None
+                if aid not in actors:
+                    raise _fault(t, i, f"actor {aid} is not an actor of fragment {fid} in rw_actors.csv")
+                if not isinstance(vnodes, list) or not all(isinstance(v, int) for v in vnodes):
+                    raise _fault(t, i, f"the vnodes of actor {aid} are not a list of integers")
+                actors[aid].vnodes = sorted(vnodes)
+                owned += vnodes
+            count = frags[fid].vnode_count
+            if sorted(owned) != list(range(count)):
+                dup = len(owned) - len(set(owned))
+                lost = count - len(set(owned) & set(range(count)))
+                raise _fault(
+                    t,
+                    i,
+                    f"the vnodes of fragment {fid} do not partition 0..{count - 1} "
+                    f"({dup} listed twice, {lost} not owned)",
+                )
+            seen.add(fid)
+        rederive = [
+            fid
+            for fid, f in frags.items()
+            if f.distribution == "HASH" and fid not in seen and by_frag.get(fid)
+        ]
+        drifted = []
+        for fid in rederive:
+            f = frags[fid]
+            slots = {
+                w.id: w.parallelism
+                for w in workers.values()
+                if w.is_streaming and w.state == "RUNNING"
+                and (w.resource_group or "default") == groups.get(f.job_id, "default")
+            }
+            if not rederive_vnodes(f.job_id, by_frag[fid], slots, f.vnode_count):
+                drifted.append(fid)
+        if rederive:
+            self.report.rederived.append(
+                f"vnodes of {len(rederive)} fragment{'s' if len(rederive) > 1 else ''} placed by "
+                "RisingWave's algorithm (no rw_fragment_vnodes())"
+                + (
+                    f"; fragments {', '.join(map(str, drifted))} sit elsewhere, so their vnodes "
+                    "were split evenly and are not the cluster's"
+                    if drifted
+                    else ""
+                )
+            )
+
+    def _splits(self, actors: dict[int, Actor]) -> None:
+        t = self.snap.tables.get("rw_actor_splits")
+        for i, _ in _rows(t):
+            aid = _parse_row(t, i, lambda r: pgtext.to_int(r["actor_id"]))
+            if aid not in actors:
+                raise _fault(t, i, f"actor {aid} is not in rw_actors.csv")
+            actors[aid].splits.append(t.rows[i]["split_id"] or "")
+
+    def jobs(self, relations: dict[int, Relation], db_groups: dict[int, str]) -> dict[int, Job]:
+        t = self.snap.tables["rw_streaming_jobs"]
+        progress = {}
+        pt = self.snap.tables["rw_ddl_progress"]
+        for i, _ in _rows(pt):
+            pid = _parse_row(pt, i, lambda r: pgtext.to_int(r["ddl_id"]))
+            progress[pid] = pt.rows[i]
+        jobs: dict[int, Job] = {}
+        hidden_override = []
+        for i, _ in _rows(t):
+            r = t.rows[i]
+            job_id, db_id, max_par = _parse_row(
+                t,
+                i,
+                lambda r: (
+                    pgtext.to_int(r["id"]),
+                    pgtext.to_int(r["database_id"]),
+                    pgtext.to_int(r["max_parallelism"]),
+                ),
+            )
+            rel = relations.get(job_id)
+            parsed = _parse_row(t, i, lambda r: pgtext.to_parallelism(r["parallelism"]))
+            fixed, strategy = parsed if parsed else (None, None)
+            status = r["status"] or "CREATED"
+            if status != "CREATED":
+                hidden_override.append(job_id)
+            group = r.get("resource_group") or db_groups.get(db_id, "default")
+            prog = progress.get(job_id)
+            counts = pgtext.to_progress(prog["progress"]) if prog else None
+            create_type = (prog or {}).get("create_type") or (
+                "BACKGROUND" if rel is not None and rel.background else "FOREGROUND"
+            )
+            jobs[job_id] = Job(
+                job_id=job_id,
+                kind=rel.kind if rel else "materialized view",
+                database_id=db_id,
+                status=status,
+                create_type=create_type,
+                fixed_parallelism=fixed,
+                strategy=strategy,
+                backfill_set=False,
+                backfill_fixed=None,
+                backfill_strategy=None,
+                max_parallelism=max_par,
+                specific_resource_group=None if group == db_groups.get(db_id, "default") else group,
+                definition=rel.definition if rel else "",
+                backfill_type=None,
+                rows_total=counts[1] if counts else 0,
+                rows_consumed=counts[0] if counts else 0,
+                backfill_rate_limit=None,
+                initialized_at_ms=pgtext.to_ms((prog or {}).get("initialized_at"))
+                or (rel.initialized_at_ms if rel else 0),
+            )
+        if hidden_override:
+            self.report.unknowable.append(
+                "own parallelism of creating job"
+                + ("s " if len(hidden_override) > 1 else " ")
+                + ", ".join(map(str, hidden_override))
+                + ": rw_streaming_jobs shows the backfill override; taken from the fragments' "
+                "inherit(...) policy where it differs"
+            )
+        return jobs
+
+
+def _walk(node):
+    """Every message of a pbjson StreamNode tree (``stream_plan.proto``), depth first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            yield n
+            stack.extend(v for v in n.values() if isinstance(v, (dict, list)))
+        elif isinstance(n, list):
+            stack.extend(n)
+
+
+def _scan_type_of_node(node) -> str | None:
+    for n in _walk(node):
+        scan = n.get("streamScan")
+        if isinstance(scan, dict):
+            kind = str(scan.get("streamScanType") or "STREAM_SCAN_TYPE_UNSPECIFIED")
+            kind = kind.removeprefix(SCAN_PREFIX)
+            return None if kind == "UNSPECIFIED" else kind
+    return None
+
+
+def _merges_of_node(node) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for n in _walk(node):
+        merge = n.get("merge")
+        if isinstance(merge, dict) and "upstreamFragmentId" in merge:
+            kind = str(merge.get("upstreamDispatcherType") or "DISPATCHER_TYPE_UNSPECIFIED")
+            out[int(merge["upstreamFragmentId"])] = kind.removeprefix(DISPATCHER_PREFIX)
+    return out
+
+
+def _ensemble_roots(policy: str) -> set[int] | None:
+    if not policy.startswith("upstream_fragment("):
+        return None
+    inner = policy[len("upstream_fragment(") : -1].strip("[]{}")
+    return {int(x) for x in inner.split(",") if x.strip()}
+
+
+def _derive_dispatcher(up: Fragment, down: Fragment, policies: dict[int, str]) -> str:
+    """The dispatcher of an edge, by the fragmenter's rules, when the plan JSON is not there.
+
+    A fragment whose policy is ``upstream_fragment(roots)`` is a no-shuffle member
+    (``controller/fragment.rs:1468-1555``): its edges from the roots or fellow members are
+    NO_SHUFFLE. An upstream-only scan and a source backfill read their upstream over NO_SHUFFLE;
+    a SINGLE downstream is fed by SIMPLE; everything else is HASH.
+    """
+    roots = _ensemble_roots(policies.get(down.fragment_id, ""))
+    if roots is not None:
+        up_roots = _ensemble_roots(policies.get(up.fragment_id, ""))
+        if up.fragment_id in roots or up_roots == roots:
+            return "NO_SHUFFLE"
+    if up.job_id != down.job_id and (
+        down.scan_type == "UPSTREAM_ONLY" or "SOURCE_SCAN" in down.flags
+    ):
+        return "NO_SHUFFLE"
+    if down.distribution == "SINGLE":
+        return "SIMPLE"
+    return "HASH"
+
+
+def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
+    """Parse and check every file; nothing is written."""
+    ld = Loader(snap)
+    workers = ld.workers()
+    databases = ld.databases()
+    db_ids = {name: db_id for db_id, name, _ in databases}
+    db_groups = {db_id: group for db_id, _, group in databases}
+    relations = ld.relations(db_ids)
+    rel_by_id = {r.id: r for r in relations}
+    jobs = ld.jobs(rel_by_id, db_groups)
+    fragments, edges = ld.fragments(jobs)
+    frag_by_id = {f.fragment_id: f for f in fragments}
+    _finish_jobs(jobs, fragments, ld)
+    groups = {
+        j.job_id: j.specific_resource_group or db_groups.get(j.database_id, "default")
+        for j in jobs.values()
+    }
+    actors = ld.actors(frag_by_id, {w.id: w for w in workers}, groups)
+    ids = [r.id for r in relations] + list(jobs) + [d[0] for d in databases]
+    ids += [s for f in fragments for s in f.state_table_ids]
+    info = {
+        "next_object_id": str(max(ids, default=5) + 1),
+        "next_fragment_id": str(max(frag_by_id, default=0) + 1),
+        "next_actor_id": str(max((a.actor_id for a in actors), default=0) + 1),
+        "next_worker_id": str(max((w.id for w in workers if w.id < 1_000_000), default=0) + 1),
+        "loaded_from": "snapshot",
+        "loaded_version": ld.report.risingwave_version or "",
+    }
+    params = {r["Name"]: r["Value"] or "" for r in snap.tables["show_parameters"].rows}
+    settings = {r["Name"]: r["Setting"] or "" for r in snap.tables["show_all"].rows}
+    ld.report.counts = {
+        "workers": sum(1 for w in workers if w.is_streaming),
+        "jobs": len(jobs),
+        "fragments": len(fragments),
+        "actors": len(actors),
+        "relations": len(relations),
+    }
+    state = State(
+        workers, databases, relations, list(jobs.values()), fragments, edges, actors, info,
+        params, settings,
+    )
+    return state, ld.report
+
+
+def _finish_jobs(jobs: dict[int, Job], fragments: list[Fragment], ld: Loader) -> None:
+    """Backfill type, rate limit and own parallelism of each job, from its fragments."""
+    by_job: dict[int, list[Fragment]] = defaultdict(list)
+    for f in fragments:
+        by_job[f.job_id].append(f)
+    stats = {}
+    st = ld.snap.tables.get("rw_table_stats")
+    for i, _ in _rows(st):
+        rid, keys = _parse_row(
+            st, i, lambda r: (pgtext.to_int(r["id"]), pgtext.to_bigint(r["total_key_count"]))
+        )
+        stats[rid] = keys
+    policies = {
+        int(r["fragment_id"]): r.get("parallelism_policy") or ""
+        for r in ld.snap.tables["rw_fragments"].rows
+    }
+    for job_id, job in jobs.items():
+        frags = by_job.get(job_id, [])
+        scan_types = {f.scan_type for f in frags if f.scan_type}
+        if "SNAPSHOT_BACKFILL" in scan_types:
+            job.backfill_type = "SNAPSHOT_BACKFILL"
+        elif scan_types:
+            job.backfill_type = sorted(scan_types)[0]
+        elif any("SOURCE_SCAN" in f.flags for f in frags):
+            job.backfill_type = "SOURCE"
+        for f in frags:
+            for node, value in zip(f.rate_limit_nodes, f.rate_limits, strict=True):
+                if node in RATE_LIMITED_BACKFILL_NODES:
+                    job.backfill_rate_limit = value
+        if job.status != "CREATED":
+            own = next(
+                (p for f in frags if (p := policies.get(f.fragment_id, "")).startswith("inherit(")),
+                None,
+            )
+            parsed = pgtext.to_parallelism(own[len("inherit(") : -1]) if own else None
+            if parsed is not None and parsed != (job.fixed_parallelism, job.strategy):
+                job.backfill_set = True
+                job.backfill_fixed, job.backfill_strategy = job.fixed_parallelism, job.strategy
+                job.fixed_parallelism, job.strategy = parsed
+        elif job.backfill_type and not job.rows_total:
+            upstream = {s for f in frags for s in f.scans}
+            job.rows_total = job.rows_consumed = sum(stats.get(s, 0) for s in upstream)
+
+
+def restore(meta: MetaNode, state: State) -> None:
+    """Write every row into a fresh store, in one transaction (the caller opens it)."""
+    c = meta.catalog
+    c.drop_database(DEFAULT_DATABASE_ID)  # a new store's ``dev``; the snapshot brings its own
+    for db_id, name, group in state.databases:
+        c.insert_database(name, group, db_id)
+    c.insert_workers(state.workers)
+    for r in state.relations:
+        c.insert_relation(r)
+    for j in state.jobs:
+        c.insert_job(j)
+    for f in state.fragments:
+        c.insert_fragment(f)
+    for e in state.edges:
+        c.insert_relation_edge(e.source, e.target, e.dispatcher, [])
+    c.replace_actors([], state.actors)
+    for key, value in state.info.items():
+        c.set_info(key, value)
+    for name, value in state.system_params.items():
+        c.set_system_param(name, value)
+
+
+__all__ = ["LoadReport", "State", "build_state", "restore"]

@@ -1,0 +1,172 @@
+"""Snapshot files: one CSV per relation, as psql writes them, and a manifest.
+
+The format is psql's own CSV output (``\\pset format csv``, ``\\pset null '\\N'``, no footer), so
+an operator who can run psql next to the cluster but not Python makes the same files
+(``rwalter snapshot script``). RisingWave's COPY cannot be used: it takes no options and writes
+NULL and the empty string alike (``src/utils/pgwire/src/pg_message.rs:767-817``). Values are
+psql's text forms: ``t``/``f``, ``{a,b}`` arrays, JSON text, timestamps with their offset.
+
+A reader error names the file and the line (``rw_actors.csv:12: ...``) and nothing is loaded:
+:func:`read_snapshot` reads and checks every file before the loader writes anything.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rwalter.live.relations import CLUSTER_EXPORTS, DATABASE_EXPORTS, Export
+
+NULL = "\\N"
+MANIFEST = "manifest.json"
+FORMAT = 1
+
+
+class SnapshotError(Exception):
+    """A snapshot that cannot be loaded; the text names the file and line."""
+
+
+@dataclass
+class Table:
+    """The rows of one file, each a dict of column -> text (None for NULL), with its line."""
+
+    name: str
+    path: str  # as shown in errors: ``rw_actors.csv`` or ``databases/dev/rw_tables.csv``
+    columns: list[str]
+    rows: list[dict[str, str | None]]
+    lines: list[int]
+
+    def where(self, i: int) -> str:
+        return f"{self.path}:{self.lines[i]}"
+
+
+@dataclass
+class Snapshot:
+    """Every file of a snapshot, read and checked for columns."""
+
+    manifest: dict[str, object]
+    tables: dict[str, Table]  # cluster-wide relations by name
+    databases: dict[str, dict[str, Table]] = field(default_factory=dict)  # db -> name -> Table
+    missing: list[str] = field(default_factory=list)  # optional files that are not there
+
+    def table(self, name: str) -> Table | None:
+        return self.tables.get(name)
+
+
+# -- writing ---------------------------------------------------------------------------------
+def _field(value: str | None) -> str:
+    """One field as psql's ``csv_print_field`` writes it (``src/bin/psql`` print.c)."""
+    if value is None:
+        return NULL
+    if any(c in value for c in ',"\r\n') or value == "\\.":
+        return '"' + value.replace('"', '""') + '"'
+    return value
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Sequence[str | None]]) -> str:
+    """A whole file: the header, then one line per row, each ending in a newline."""
+    out = io.StringIO()
+    out.write(",".join(_field(c) for c in columns) + "\n")
+    for row in rows:
+        out.write(",".join(_field(v) for v in row) + "\n")
+    return out.getvalue()
+
+
+def write_table(directory: Path, name: str, columns: Sequence[str], rows) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / f"{name}.csv").write_text(csv_text(columns, rows), encoding="utf-8")
+
+
+def write_manifest(directory: Path, manifest: dict[str, object]) -> None:
+    text = json.dumps({"format": FORMAT, **manifest}, indent=2, sort_keys=True) + "\n"
+    (directory / MANIFEST).write_text(text, encoding="utf-8")
+
+
+# -- reading ---------------------------------------------------------------------------------
+def _read_table(path: Path, shown: str, export: Export) -> Table:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SnapshotError(f"{shown}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise SnapshotError(f"{shown}: cannot read: {exc.strerror}") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise SnapshotError(f"{shown}:1: the file is empty (a header line is expected)") from None
+    except csv.Error as exc:
+        raise SnapshotError(f"{shown}:1: {exc}") from None
+    lacking = [c for c in export.needs if c not in header]
+    if lacking:
+        raise SnapshotError(
+            f"{shown}:1: missing column{'s' if len(lacking) > 1 else ''} "
+            f"{', '.join(lacking)} (the header has {', '.join(header) or 'nothing'})"
+        )
+    rows: list[dict[str, str | None]] = []
+    lines: list[int] = []
+    line = reader.line_num + 1
+    try:
+        for record in reader:
+            if record == []:
+                line = reader.line_num + 1
+                continue
+            if len(record) != len(header):
+                raise SnapshotError(
+                    f"{shown}:{line}: {len(record)} fields, the header has {len(header)}"
+                )
+            rows.append({c: (None if v == NULL else v) for c, v in zip(header, record)})
+            lines.append(line)
+            line = reader.line_num + 1
+    except csv.Error as exc:
+        raise SnapshotError(f"{shown}:{line}: {exc}") from None
+    return Table(export.name, shown, header, rows, lines)
+
+
+def _read_group(root: Path, prefix: str, exports: Sequence[Export], missing: list[str]):
+    tables: dict[str, Table] = {}
+    for export in exports:
+        shown = f"{prefix}{export.name}.csv"
+        path = root / shown
+        if not path.is_file() or (not export.required and path.stat().st_size == 0):
+            # psql's \o leaves an empty file behind a query the cluster refused
+            if export.required:
+                raise SnapshotError(f"{shown}: missing (every snapshot has it)")
+            missing.append(shown)
+            continue
+        tables[export.name] = _read_table(path, shown, export)
+    return tables
+
+
+def read_snapshot(directory: str | Path) -> Snapshot:
+    """Read every file of a snapshot directory; raise :class:`SnapshotError` on the first fault."""
+    root = Path(directory)
+    if not root.is_dir():
+        raise SnapshotError(f"{directory}: not a snapshot directory")
+    manifest_path = root / MANIFEST
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SnapshotError(f"{MANIFEST}: missing (every snapshot has it)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SnapshotError(f"{MANIFEST}: not valid JSON ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise SnapshotError(f"{MANIFEST}: expected a JSON object")
+    if manifest.get("format", FORMAT) != FORMAT:
+        raise SnapshotError(
+            f"{MANIFEST}: snapshot format {manifest.get('format')!r}; this rwalter reads {FORMAT}"
+        )
+    missing: list[str] = []
+    tables = _read_group(root, "", CLUSTER_EXPORTS, missing)
+    databases: dict[str, dict[str, Table]] = {}
+    db_root = root / "databases"
+    names = sorted(p.name for p in db_root.iterdir() if p.is_dir()) if db_root.is_dir() else []
+    if not names:
+        raise SnapshotError("databases/: missing (a snapshot has one folder per database)")
+    for name in names:
+        databases[name] = _read_group(root, f"databases/{name}/", DATABASE_EXPORTS, missing)
+    return Snapshot(manifest, tables, databases, missing)
