@@ -101,6 +101,8 @@ class Options:
     no_color: bool = False
     meta_config: dict[str, Any] = field(default_factory=dict)
     inputs: list[tuple[str, str]] = field(default_factory=list)  # ("command"|"file", value)
+    snapshot: str | None = None  # --snapshot DIR: start from a cluster's snapshot
+    connect: str | None = None  # --connect URL: start from a live cluster, read-only
 
 
 def _ordered_inputs(
@@ -151,6 +153,16 @@ def _ordered_inputs(
 )
 @click.option(
     "--db", metavar="PATH", help="Keep the catalog in this DuckDB file (default: in memory)."
+)
+@click.option(
+    "--snapshot",
+    metavar="DIR",
+    help="Start from a cluster's snapshot (rwalter snapshot export; no rows are copied).",
+)
+@click.option(
+    "--connect",
+    metavar="URL",
+    help="Start from a live cluster, read-only: postgresql://root@host:4566/dev.",
 )
 @click.option(
     "--format",
@@ -212,6 +224,8 @@ def cli(
     output: str | None,
     no_color: bool,
     meta_config: dict[str, Any],
+    snapshot: str | None,
+    connect: str | None,
 ) -> int:
     """rwalter: what will this ALTER do to my streaming jobs right now?
 
@@ -230,7 +244,11 @@ def cli(
         no_color=no_color,
         meta_config=meta_config,
         inputs=_ordered_inputs(ctx, commands, files),
+        snapshot=snapshot,
+        connect=connect,
     )
+    if snapshot and connect:
+        raise UsageFailure("--snapshot and --connect cannot be used together")
     ctx.obj = opts
     if ctx.invoked_subcommand is not None:
         return EXIT_OK
@@ -268,6 +286,48 @@ def test_command(opts: Options, files: tuple[str, ...], verbose: bool) -> int:
         no_color=opts.no_color,
     )
     return int(rc or 0)
+
+
+@cli.group("snapshot")
+def snapshot_group() -> None:
+    """Export a live cluster's catalogs (read-only) as a snapshot directory."""
+
+
+@snapshot_group.command("export")
+@click.option("--connect", "url", required=True, metavar="URL", help="postgresql://root@host:4566/dev")
+@click.argument("directory", metavar="DIR")
+def snapshot_export(url: str, directory: str) -> int:
+    """Read the cluster's rw_catalog into DIR: one CSV per relation and a manifest."""
+    from rwalter.live.export import ExportError, PostgresSource, export_snapshot
+
+    try:
+        source = PostgresSource(url)
+        try:
+            manifest = export_snapshot(source, directory, __version__)
+        finally:
+            source.close()
+    except (ExportError, OSError) as exc:
+        raise UsageFailure(str(exc)) from None
+    missing = manifest["missing"]
+    click.echo(
+        f"wrote {directory}: {manifest['risingwave_version']}, databases "
+        f"{', '.join(manifest['databases'])}"
+        + (f"; not exported: {', '.join(missing)}" if missing else ""),
+        err=True,
+    )
+    return EXIT_OK
+
+
+@snapshot_group.command("script")
+@click.option(
+    "--database", "databases", multiple=True, metavar="NAME", help="A database to export (repeatable; default dev)."
+)
+def snapshot_script(databases: tuple[str, ...]) -> int:
+    """Print the same export as a psql script, for a host with psql but no Python."""
+    from rwalter.live.export import psql_script
+
+    click.echo(psql_script(list(databases) or ["dev"]), nl=False)
+    return EXIT_OK
 
 
 @cli.command("explain")
@@ -387,6 +447,8 @@ def _open_session(opts: Options) -> Any:
         raise UsageFailure(str(exc)) from None
     from rwalter.session import Session
 
+    if opts.snapshot or opts.connect:
+        return _open_loaded_session(opts)
     try:
         return Session(
             opts.cluster, opts.clock or "manual", opts.db, meta_config=opts.meta_config or None
@@ -396,6 +458,25 @@ def _open_session(opts: Options) -> Any:
     except Exception as exc:
         what = f"cannot open --db {opts.db}" if opts.db else "cannot start the simulator"
         raise UsageFailure(f"{what}: {type(exc).__name__}: {exc}") from None
+
+
+def _open_loaded_session(opts: Options) -> Any:
+    """A session on a cluster loaded from ``--snapshot`` or ``--connect`` (``rwalter.live``)."""
+    from rwalter.live import cluster
+    from rwalter.meta.catalog import StoreError
+    from rwalter.session import Session
+
+    kwargs = {"db_path": opts.db, "clock": opts.clock or "manual", "config": opts.meta_config}
+    try:
+        if opts.snapshot:
+            meta, report = cluster.open_snapshot(opts.snapshot, **kwargs)
+        else:
+            meta, report = cluster.open_live(opts.connect, **kwargs)
+    except (cluster.SnapshotError, cluster.ExportError, StoreError) as exc:
+        raise UsageFailure(str(exc)) from None
+    origin = f"snapshot {opts.snapshot}" if opts.snapshot else "cluster"
+    sys.stderr.write(cluster.startup_block(report, origin, meta) + "\n")
+    return Session(meta=meta, owns_meta=True)
 
 
 class BatchRun:

@@ -45,6 +45,7 @@ META_INTERNAL = "meta-internal"
 SERVICE_UNAVAILABLE = "service-unavailable"
 SIMULATOR = "simulator-command"
 USAGE = "usage"
+SNAPSHOT_NO_ROWS = "snapshot-no-rows"
 
 NOT_IMPLEMENTED_TAIL = (
     "No tracking issue yet. Feel free to submit a feature request at "

@@ -39,14 +39,15 @@ class Session:
         *,
         meta_config: dict[str, object] | None = None,
         meta: MetaNode | None = None,
+        owns_meta: bool = False,
     ) -> None:
         if meta is None:
             from rwalter.meta.node import MetaNode
 
             meta = MetaNode.open(db_path, cluster=cluster, clock=clock, config=meta_config)
             self._owns_meta = True
-        else:
-            self._owns_meta = False
+        else:  # ``owns_meta``: a node opened for this session alone (a loaded snapshot)
+            self._owns_meta = owns_meta
         self.meta = meta
         self.last_error: RwError | None = None
         self.current_sql = ""

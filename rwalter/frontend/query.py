@@ -16,7 +16,7 @@ import re
 import duckdb
 from sqlglot import exp
 
-from rwalter.errors import CATALOG_NOT_FOUND, QUERY, RwError, catalog_error
+from rwalter.errors import CATALOG_NOT_FOUND, QUERY, SNAPSHOT_NO_ROWS, RwError, catalog_error
 from rwalter.frontend.binder import (
     bind_error_root,
     name_position,
@@ -194,6 +194,23 @@ def check_visible(session, node: exp.Expression) -> None:
             raise not_found("table or source", table)
         if rel.kind in ("sink", "index"):
             raise not_found("table or source", table)
+        if loaded_from_snapshot(catalog):
+            raise RwError(
+                [
+                    f"rwalter holds no rows of a loaded cluster: {rel.kind} {rel.name} is the "
+                    "cluster's, and its data stays on the cluster"
+                ],
+                SNAPSHOT_NO_ROWS,
+                position=name_position(table),
+            )
+
+
+def loaded_from_snapshot(catalog) -> bool:
+    """Whether the store was built from a snapshot or a live cluster (``rwalter.live``)."""
+    try:
+        return bool(catalog.info("loaded_from"))
+    except KeyError:
+        return False
 
 
 def output_name(e: exp.Expression) -> str:

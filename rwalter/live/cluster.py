@@ -57,7 +57,7 @@ def open_snapshot(
     if not new:
         catalog.close()
         raise StoreError(f"the state file {db_path} exists; a snapshot loads into a new one")
-    meta = MetaNode(catalog)
+    meta = MetaNode(catalog, realtime=clock == "realtime")
     with catalog.transaction():
         restore(meta, state)
         for name, value in settings.items():
@@ -76,7 +76,12 @@ def open_live(url: str, **kwargs: object) -> tuple[MetaNode, LoadReport]:
         return open_snapshot(tmp, **kwargs)  # type: ignore[arg-type]
 
 
-def startup_block(report: LoadReport, origin: str) -> str:
+# Above this many fragments the start-up block leaves the drift check out (it renders every
+# fragment); the loaded state is the same either way.
+DRIFT_AT_START_MAX_FRAGMENTS = 2_000
+
+
+def startup_block(report: LoadReport, origin: str, meta: MetaNode | None = None) -> str:
     """The short block printed on start-up: what was loaded, re-derived and not knowable."""
     c = report.counts
     lines = [
@@ -85,6 +90,8 @@ def startup_block(report: LoadReport, origin: str) -> str:
         f"  cluster: {report.risingwave_version or 'version unknown'}",
         f"  rwalter models RisingWave {RISINGWAVE_COMMIT}: {CLUSTER_VERSION}",
     ]
+    if report.missing:
+        lines.append(f"  missing (older cluster, or refused): {', '.join(report.missing)}")
     lines += [f"  re-derived: {r}" for r in report.rederived]
     lines += [f"  not known: {u}" for u in report.unknowable]
     lines.append(
@@ -94,4 +101,15 @@ def startup_block(report: LoadReport, origin: str) -> str:
     if report.skipped:
         lines.append(f"  not modelled, skipped: {', '.join(report.skipped)}")
     lines.append("  tables hold no rows here: the cluster's data stays on the cluster")
+    if meta is not None and c.get("fragments", 0) <= DRIFT_AT_START_MAX_FRAGMENTS:
+        from rwalter.live.drift import drift
+
+        found = drift(meta.catalog)
+        if found:
+            lines.append(
+                f"  drift: {len(found)} fragment{'s' if len(found) > 1 else ''} placed otherwise "
+                "than RisingWave would place them now; their next reschedule moves more than "
+                "the ALTER asks:"
+            )
+            lines += [f"    {d.text()}" for d in found]
     return "\n".join(lines)

@@ -69,6 +69,7 @@ class LoadReport:
     rederived: list[str] = field(default_factory=list)
     unknowable: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # optional files the snapshot lacks
 
 
 @dataclass
@@ -118,8 +119,7 @@ class Loader:
         session = snap.tables["session"]
         first = session.rows[0] if session.rows else {}
         self.report = LoadReport(first.get("version"), first.get("database") or "dev")
-        if snap.missing:
-            self.report.rederived.append("not in the snapshot: " + ", ".join(snap.missing))
+        self.report.missing = list(snap.missing)
 
     # -- cluster ---------------------------------------------------------------------------
     def workers(self) -> list[Worker]:
