@@ -294,7 +294,9 @@ def snapshot_group() -> None:
 
 
 @snapshot_group.command("export")
-@click.option("--connect", "url", required=True, metavar="URL", help="postgresql://root@host:4566/dev")
+@click.option(
+    "--connect", "url", required=True, metavar="URL", help="postgresql://root@host:4566/dev"
+)
 @click.argument("directory", metavar="DIR")
 def snapshot_export(url: str, directory: str) -> int:
     """Read the cluster's rw_catalog into DIR: one CSV per relation and a manifest."""
@@ -320,7 +322,11 @@ def snapshot_export(url: str, directory: str) -> int:
 
 @snapshot_group.command("script")
 @click.option(
-    "--database", "databases", multiple=True, metavar="NAME", help="A database to export (repeatable; default dev)."
+    "--database",
+    "databases",
+    multiple=True,
+    metavar="NAME",
+    help="A database to export (repeatable; default dev).",
 )
 def snapshot_script(databases: tuple[str, ...]) -> int:
     """Print the same export as a psql script, for a host with psql but no Python."""

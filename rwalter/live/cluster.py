@@ -19,7 +19,14 @@ from rwalter.meta.catalog import MetaCatalog, StoreError
 from rwalter.meta.catalog_views import CLUSTER_VERSION
 from rwalter.meta.node import META_CONFIG_DEFAULTS, MetaNode
 
-__all__ = ["ExportError", "LoadReport", "SnapshotError", "open_live", "open_snapshot", "startup_block"]
+__all__ = [
+    "ExportError",
+    "LoadReport",
+    "SnapshotError",
+    "open_live",
+    "open_snapshot",
+    "startup_block",
+]
 
 
 def _defaults_that_differ(state: State) -> tuple[dict[str, str], dict[str, str]]:

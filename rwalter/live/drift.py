@@ -31,7 +31,9 @@ class Drift:
     def text(self) -> str:
         parts = []
         if self.live_actors != self.rendered_actors:
-            parts.append(f"{self.live_actors} actors now, {self.rendered_actors} after a reschedule")
+            parts.append(
+                f"{self.live_actors} actors now, {self.rendered_actors} after a reschedule"
+            )
         if self.moved_vnodes:
             parts.append(f"{self.moved_vnodes} vnodes would change worker")
         return f"fragment {self.fragment_id} (job {self.job_id}): " + ", ".join(parts)

@@ -46,9 +46,7 @@ class PostgresSource:
         try:
             import psycopg
         except ImportError:
-            raise ExportError(
-                "--connect needs psycopg 3: pip install 'rwalter[live]'"
-            ) from None
+            raise ExportError("--connect needs psycopg 3: pip install 'rwalter[live]'") from None
         self._psycopg = psycopg
         self.url = url
         self.sent = sent if sent is not None else []
@@ -130,7 +128,9 @@ def _export_group(source: Source, exports, out: Path, prefix: str, missing: dict
             columns, rows = source.query(export.sql)
         except QueryFailed as exc:
             if export.required:
-                raise ExportError(f"{export.name}: the cluster refused {export.sql!r}: {exc}") from None
+                raise ExportError(
+                    f"{export.name}: the cluster refused {export.sql!r}: {exc}"
+                ) from None
             missing[f"{prefix}{export.name}.csv"] = str(exc)
             continue
         write_table(out, export.name, columns, rows)
@@ -158,7 +158,9 @@ def export_snapshot(source: Source, directory: str | Path, rwalter_version: str)
         if db_source is source and name != current:  # an in-process session sees one database
             missing[f"databases/{name}/"] = "the source reads one database"
             continue
-        _export_group(db_source, DATABASE_EXPORTS, out / "databases" / name, f"databases/{name}/", missing)
+        _export_group(
+            db_source, DATABASE_EXPORTS, out / "databases" / name, f"databases/{name}/", missing
+        )
         exported.append(name)
         if db_source is not source:
             db_source.close()

@@ -154,7 +154,9 @@ class Loader:
         t = self.snap.tables["rw_databases"]
         return [
             _parse_row(
-                t, i, lambda r: (pgtext.to_int(r["id"]), r["name"], r["resource_group"] or "default")
+                t,
+                i,
+                lambda r: (pgtext.to_int(r["id"]), r["name"], r["resource_group"] or "default"),
             )
             for i, _ in _rows(t)
         ]
@@ -182,7 +184,9 @@ class Loader:
             for r in tables["rw_sources"].rows
             if r.get("associated_table_id")
         }
-        hidden_sources = {int(r["id"]) for r in tables["rw_sources"].rows if r.get("associated_table_id")}
+        hidden_sources = {
+            int(r["id"]) for r in tables["rw_sources"].rows if r.get("associated_table_id")
+        }
         columns: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
         col_t = tables.get("rw_columns")
         for i, r in _rows(col_t):
@@ -234,7 +238,9 @@ class Loader:
                     dist_key=[],
                     stream_key=[],
                     append_only=pgtext.to_bool(d.get("append_only") or src.get("append_only")),
-                    connector=(src.get("connector") or None) if kind in ("table", "source", "sink") else None,
+                    connector=(src.get("connector") or None)
+                    if kind in ("table", "source", "sink")
+                    else None,
                     is_shared=pgtext.to_bool(src.get("is_shared")),
                     target_id=target,  # type: ignore[arg-type]
                     depends_on=sorted(set(depends.get(rel_id, []))),
@@ -276,7 +282,9 @@ class Loader:
 
             fid, job_id, dist, states, ups, flags, vnodes, policy = _parse_row(t, i, one)
             if job_id not in jobs:
-                raise _fault(t, i, f"fragment {fid} belongs to job {job_id}, not in rw_streaming_jobs.csv")
+                raise _fault(
+                    t, i, f"fragment {fid} belongs to job {job_id}, not in rw_streaming_jobs.csv"
+                )
             if dist not in ("HASH", "SINGLE"):
                 raise _fault(t, i, f"unknown distribution_type {dist!r}")
             node = nodes.get(fid)
@@ -312,7 +320,8 @@ class Loader:
             policies[fid] = policy
         if guessed:
             self.report.rederived.append(
-                "scan type of fragment" + ("s " if len(guessed) > 1 else " ")
+                "scan type of fragment"
+                + ("s " if len(guessed) > 1 else " ")
                 + ", ".join(map(str, guessed))
                 + " taken as ARRANGEMENT_BACKFILL from the STREAM_SCAN flag (no rw_fragment_infos)"
             )
@@ -343,7 +352,11 @@ class Loader:
             fid, name, value = _parse_row(
                 t,
                 i,
-                lambda r: (pgtext.to_int(r["fragment_id"]), r["node_name"], pgtext.to_int(r["rate_limit"])),
+                lambda r: (
+                    pgtext.to_int(r["fragment_id"]),
+                    r["node_name"],
+                    pgtext.to_int(r["rate_limit"]),
+                ),
             )
             out[fid].append((name, value))
         return out
@@ -385,7 +398,9 @@ class Loader:
                 ),
             )
             if fid not in frags:
-                raise _fault(t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv")
+                raise _fault(
+                    t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv"
+                )
             if wid not in workers:
                 raise _fault(t, i, f"actor {aid} is on worker {wid}, not in rw_worker_nodes.csv")
             actors.append(Actor(aid, fid, wid, [], []))
@@ -415,7 +430,9 @@ class Loader:
                 except ValueError:
                     raise _fault(t, i, f"actor id {key!r} is not a number") from None
                 if aid not in actors:
-                    raise _fault(t, i, f"actor {aid} is not an actor of fragment {fid} in rw_actors.csv")
+                    raise _fault(
+                        t, i, f"actor {aid} is not an actor of fragment {fid} in rw_actors.csv"
+                    )
                 if not isinstance(vnodes, list) or not all(isinstance(v, int) for v in vnodes):
                     raise _fault(t, i, f"the vnodes of actor {aid} are not a list of integers")
                 actors[aid].vnodes = sorted(vnodes)
@@ -442,7 +459,8 @@ class Loader:
             slots = {
                 w.id: w.parallelism
                 for w in workers.values()
-                if w.is_streaming and w.state == "RUNNING"
+                if w.is_streaming
+                and w.state == "RUNNING"
                 and (w.resource_group or "default") == groups.get(f.job_id, "default")
             }
             if not rederive_vnodes(f.job_id, by_frag[fid], slots, f.vnode_count):
@@ -630,8 +648,16 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
         "relations": len(relations),
     }
     state = State(
-        workers, databases, relations, list(jobs.values()), fragments, edges, actors, info,
-        params, settings,
+        workers,
+        databases,
+        relations,
+        list(jobs.values()),
+        fragments,
+        edges,
+        actors,
+        info,
+        params,
+        settings,
     )
     return state, ld.report
 

@@ -77,8 +77,7 @@ EXPORTS: tuple[Export, ...] = (
     ),
     Export(
         "rw_fragment_infos",
-        "SELECT fragment_id, table_id, node FROM rw_catalog.rw_fragment_infos "
-        "ORDER BY fragment_id",
+        "SELECT fragment_id, table_id, node FROM rw_catalog.rw_fragment_infos ORDER BY fragment_id",
         ("fragment_id", "node"),
         required=False,
         note="each fragment's plan as JSON: scan types and dispatcher types",
