@@ -19,7 +19,9 @@ rows: a loaded cluster's data stays on the cluster.
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -57,6 +59,7 @@ FLAG_SCAN_TYPES = (
     ("STREAM_SCAN", "ARRANGEMENT_BACKFILL"),
 )
 RATE_LIMITED_BACKFILL_NODES = ("STREAM_SCAN", "SOURCE_BACKFILL")
+CONNECTOR_KINDS = ("table", "source", "sink")
 
 
 @dataclass
@@ -99,14 +102,16 @@ def _fault(table: Table, i: int, message: str) -> SnapshotError:
     return SnapshotError(f"{table.where(i)}: {message}")
 
 
-def _rows(table: Table | None):
-    """(index, row) pairs, with values parsed by the caller inside :func:`_parse_row`."""
-    return [] if table is None else list(enumerate(table.rows))
+def _rows(table: Table | None) -> Iterator[tuple[int, dict[str, str | None]]]:
+    """(index, row) of a table that may be missing; parse each row inside :func:`_at`."""
+    return iter(()) if table is None else enumerate(table.rows)
 
 
-def _parse_row(table: Table, i: int, fn):
+@contextlib.contextmanager
+def _at(table: Table, i: int) -> Iterator[None]:
+    """A value that does not parse becomes an error naming the file and line."""
     try:
-        return fn(table.rows[i])
+        yield
     except ValueError as exc:
         raise _fault(table, i, str(exc)) from None
 
@@ -120,15 +125,15 @@ class Loader:
         first = session.rows[0] if session.rows else {}
         self.report = LoadReport(first.get("version"), first.get("database") or "dev")
         self.report.missing = list(snap.missing)
+        self.policies: dict[int, str] = {}  # fragment id -> rw_fragments.parallelism_policy
 
     # -- cluster ---------------------------------------------------------------------------
     def workers(self) -> list[Worker]:
         t = self.snap.tables["rw_worker_nodes"]
-        out, seen = [], set()
-        for i, _ in _rows(t):
-
-            def one(r):
-                return Worker(
+        out: dict[int, Worker] = {}
+        for i, r in _rows(t):
+            with _at(t, i):
+                w = Worker(
                     id=pgtext.to_int(r["id"]),
                     host=r["host"] or "",
                     port=pgtext.to_int(r["port"], 0),
@@ -140,26 +145,20 @@ class Loader:
                     is_serving=pgtext.to_bool(r["is_serving"]),
                     started_at_ms=pgtext.to_ms(r.get("started_at")) or 0,
                 )
-
-            w = _parse_row(t, i, one)
-            if w.id in seen:
+            if w.id in out:
                 raise _fault(t, i, f"worker {w.id} is listed twice")
-            seen.add(w.id)
-            out.append(w)
-        if not any(w.is_streaming for w in out):
+            out[w.id] = w
+        if not any(w.is_streaming for w in out.values()):
             raise SnapshotError("rw_worker_nodes.csv: no streaming compute node")
-        return out
+        return list(out.values())
 
     def databases(self) -> list[tuple[int, str, str]]:
         t = self.snap.tables["rw_databases"]
-        return [
-            _parse_row(
-                t,
-                i,
-                lambda r: (pgtext.to_int(r["id"]), r["name"], r["resource_group"] or "default"),
-            )
-            for i, _ in _rows(t)
-        ]
+        out = []
+        for i, r in _rows(t):
+            with _at(t, i):
+                out.append((pgtext.to_int(r["id"]), r["name"], r["resource_group"] or "default"))
+        return out
 
     # -- relations -------------------------------------------------------------------------
     def relations(self, db_ids: dict[str, int]) -> list[Relation]:
@@ -170,91 +169,83 @@ class Loader:
             out += self._relations_of(db_ids[db_name], tables)
         return out
 
+    @staticmethod
+    def _by_id(table: Table | None, key: str = "id") -> dict[int, dict[str, str | None]]:
+        out = {}
+        for i, r in _rows(table):
+            with _at(table, i):  # type: ignore[arg-type]
+                out[pgtext.to_int(r[key])] = r
+        return out
+
     def _relations_of(self, db_id: int, tables: dict[str, Table]) -> list[Relation]:
-        schemas = {
-            int(r["id"]): r["name"] for r in tables["rw_schemas"].rows if r["id"] is not None
-        }
-        details = {
-            kind: {int(r["id"]): r for r in tables[name].rows}
-            for kind, name in JOB_KIND_TABLES.items()
-            if name in tables
-        }
-        table_sources = {  # a table with a connector is listed in rw_sources too
-            int(r["associated_table_id"]): r
-            for r in tables["rw_sources"].rows
+        schemas = {k: r["name"] for k, r in self._by_id(tables["rw_schemas"]).items()}
+        details = {kind: self._by_id(tables.get(name)) for kind, name in JOB_KIND_TABLES.items()}
+        # A table with a connector is listed in rw_sources too, as its associated source.
+        table_sources = {
+            int(r["associated_table_id"]): (sid, r)
+            for sid, r in details["source"].items()
             if r.get("associated_table_id")
         }
-        hidden_sources = {
-            int(r["id"]) for r in tables["rw_sources"].rows if r.get("associated_table_id")
-        }
+        hidden = {sid for sid, _ in table_sources.values()}
         columns: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
         col_t = tables.get("rw_columns")
         for i, r in _rows(col_t):
-            if not pgtext.to_bool(r["is_hidden"]):
-                columns[_parse_row(col_t, i, lambda r: pgtext.to_int(r["relation_id"]))].append(
-                    (int(r["position"]), r["name"], r["data_type"])
-                )
-        depends: dict[int, list[int]] = defaultdict(list)
+            with _at(col_t, i):  # type: ignore[arg-type]
+                if not pgtext.to_bool(r["is_hidden"]):
+                    columns[pgtext.to_int(r["relation_id"])].append(
+                        (pgtext.to_int(r["position"]), r["name"], r["data_type"])
+                    )
+        depends: dict[int, set[int]] = defaultdict(set)
         dep_t = tables.get("rw_depend")
-        for i, _ in _rows(dep_t):
-            obj, ref = _parse_row(
-                dep_t, i, lambda r: (pgtext.to_int(r["objid"]), pgtext.to_int(r["refobjid"]))
-            )
-            depends[obj].append(ref)
-        names = {}
+        for i, r in _rows(dep_t):
+            with _at(dep_t, i):  # type: ignore[arg-type]
+                depends[pgtext.to_int(r["objid"])].add(pgtext.to_int(r["refobjid"]))
         rel_t = tables["rw_relations"]
-        out = []
+        out: list[Relation] = []
+        sink_targets: dict[int, str] = {}
         for i, r in _rows(rel_t):
             kind = KINDS.get(r["relation_type"] or "")
-            rel_id = _parse_row(rel_t, i, lambda r: pgtext.to_int(r["id"]))
+            with _at(rel_t, i):
+                rel_id, schema_id = pgtext.to_int(r["id"]), pgtext.to_int(r["schema_id"])
             if kind is None:
                 self.report.skipped.append(f"{r['relation_type']} {r['name']}")
                 continue
-            if kind == "source" and rel_id in hidden_sources:
+            if kind == "source" and rel_id in hidden:
                 continue
-            schema_id = _parse_row(rel_t, i, lambda r: pgtext.to_int(r["schema_id"]))
             if schema_id not in schemas:
                 raise _fault(rel_t, i, f"schema {schema_id} is not in rw_schemas.csv")
             d = details.get(kind, {}).get(rel_id, {})
-            src = table_sources.get(rel_id, {}) if kind == "table" else d
+            src = table_sources.get(rel_id, (None, {}))[1] if kind == "table" else d
             cols = sorted(columns.get(rel_id, []))
-            target = None
-            if kind == "index":
-                target = pgtext.to_int(d.get("primary_table_id"))
-            elif kind == "sink" and d.get("target_table_name"):
-                target = d["target_table_name"]  # resolved below, once every name is known
-            names[(schema_id, r["name"])] = rel_id
-
-            def one(r, d=d, src=src, cols=cols, kind=kind, target=target):
-                return Relation(
+            with _at(rel_t, i):
+                rel = Relation(
                     id=rel_id,
-                    name=r["name"],
+                    name=r["name"] or "",
                     kind=kind,
                     database_id=db_id,
-                    schema_name=schemas[schema_id],
+                    schema_name=schemas[schema_id] or "public",
                     definition=r["definition"] or "",
                     columns=[c[1] for c in cols],
                     column_types=[c[2] for c in cols],
                     dist_key=[],
                     stream_key=[],
                     append_only=pgtext.to_bool(d.get("append_only") or src.get("append_only")),
-                    connector=(src.get("connector") or None)
-                    if kind in ("table", "source", "sink")
-                    else None,
+                    connector=(src.get("connector") or None) if kind in CONNECTOR_KINDS else None,
                     is_shared=pgtext.to_bool(src.get("is_shared")),
-                    target_id=target,  # type: ignore[arg-type]
-                    depends_on=sorted(set(depends.get(rel_id, []))),
+                    target_id=pgtext.to_int(d.get("primary_table_id")),
+                    depends_on=sorted(depends.get(rel_id, ())),
                     background=pgtext.to_bool(d.get("background_ddl")),
                     initialized_at_ms=pgtext.to_ms(d.get("initialized_at")) or 0,
                     created_at_ms=pgtext.to_ms(d.get("created_at")),
                     owner=pgtext.to_int(r.get("owner"), 1),
                 )
-
-            out.append(_parse_row(rel_t, i, one))
-        by_name = {name: rid for (_, name), rid in names.items()}
-        for rel in out:
-            if isinstance(rel.target_id, str):
-                rel.target_id = by_name.get(rel.target_id.split(".")[-1])
+            if kind == "sink" and d.get("target_table_name"):
+                sink_targets[rel_id] = d["target_table_name"]
+            out.append(rel)
+        tables_by_name = {r.name: r.id for r in out if r.kind == "table"}
+        for rel in out:  # a sink into a table names it; the store keeps its id
+            if rel.id in sink_targets:
+                rel.target_id = tables_by_name.get(sink_targets[rel.id].rsplit(".", 1)[-1])
         return out
 
     # -- jobs, fragments, actors -----------------------------------------------------------
@@ -266,38 +257,29 @@ class Loader:
         upstreams: dict[int, list[int]] = {}
         policies: dict[int, str] = {}
         guessed: list[int] = []
-        for i, _ in _rows(t):
-
-            def one(r):
-                return (
-                    pgtext.to_int(r["fragment_id"]),
-                    pgtext.to_int(r["table_id"]),
-                    r["distribution_type"] or "",
-                    pgtext.to_int_array(r["state_table_ids"]),
-                    pgtext.to_int_array(r["upstream_fragment_ids"]),
-                    pgtext.to_text_array(r["flags"]),
-                    pgtext.to_int(r["max_parallelism"]),
-                    r.get("parallelism_policy") or "",
-                )
-
-            fid, job_id, dist, states, ups, flags, vnodes, policy = _parse_row(t, i, one)
+        for i, r in _rows(t):
+            with _at(t, i):
+                fid, job_id = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["table_id"])
+                flags = pgtext.to_text_array(r["flags"])
+                states = pgtext.to_int_array(r["state_table_ids"])
+                ups = pgtext.to_int_array(r["upstream_fragment_ids"])
+                vnodes = pgtext.to_int(r["max_parallelism"])
+                policy = r.get("parallelism_policy") or ""
+                override = policy.startswith("override(")
+                parsed = pgtext.to_parallelism(policy[len("override(") : -1]) if override else None
+            dist = r["distribution_type"] or ""
             if job_id not in jobs:
                 raise _fault(
                     t, i, f"fragment {fid} belongs to job {job_id}, not in rw_streaming_jobs.csv"
                 )
             if dist not in ("HASH", "SINGLE"):
                 raise _fault(t, i, f"unknown distribution_type {dist!r}")
-            node = nodes.get(fid)
-            scan_type = _scan_type_of_node(node) if node is not None else None
-            if scan_type is None and node is None:
+            if fid in nodes:
+                scan_type = _scan_type_of_node(nodes[fid])
+            else:
                 scan_type = next((s for flag, s in FLAG_SCAN_TYPES if flag in flags), None)
-                if scan_type and "SNAPSHOT" not in scan_type:
+                if scan_type == "ARRANGEMENT_BACKFILL":
                     guessed.append(fid)
-            override = policy.startswith("override(")
-            override_fixed = None
-            if override:
-                parsed = pgtext.to_parallelism(policy[len("override(") : -1])
-                override_fixed = parsed[0] if parsed else None
             rl_nodes = limits.get(fid, [])
             frags.append(
                 Fragment(
@@ -307,7 +289,7 @@ class Loader:
                     distribution=dist,
                     vnode_count=vnodes,
                     override_set=override,
-                    override_fixed=override_fixed,
+                    override_fixed=parsed[0] if parsed else None,
                     scan_type=scan_type,
                     operators=["StreamMaterialize"] if "MVIEW" in flags else [],
                     state_table_ids=states,
@@ -320,12 +302,12 @@ class Loader:
             policies[fid] = policy
         if guessed:
             self.report.rederived.append(
-                "scan type of fragment"
-                + ("s " if len(guessed) > 1 else " ")
-                + ", ".join(map(str, guessed))
-                + " taken as ARRANGEMENT_BACKFILL from the STREAM_SCAN flag (no rw_fragment_infos)"
+                f"scan type of fragment{'s' if len(guessed) > 1 else ''} "
+                f"{', '.join(map(str, guessed))} taken as ARRANGEMENT_BACKFILL from the "
+                "STREAM_SCAN flag (no rw_fragment_infos)"
             )
         by_id = {f.fragment_id: f for f in frags}
+        self.policies = policies
         edges = self._edges(by_id, upstreams, policies, nodes)
         for f in frags:  # a scan reads the jobs of its upstream fragments in other jobs
             if f.scan_type or "SOURCE_SCAN" in f.flags or "STREAM_SCAN" in f.flags:
@@ -338,27 +320,19 @@ class Loader:
     def _fragment_nodes(self) -> dict[int, object]:
         t = self.snap.tables.get("rw_fragment_infos")
         out = {}
-        for i, _ in _rows(t):
-            fid, node = _parse_row(
-                t, i, lambda r: (pgtext.to_int(r["fragment_id"]), pgtext.to_json(r["node"]))
-            )
-            out[fid] = node
+        for i, r in _rows(t):
+            with _at(t, i):  # type: ignore[arg-type]
+                out[pgtext.to_int(r["fragment_id"])] = pgtext.to_json(r["node"])
         return out
 
     def _rate_limits(self) -> dict[int, list[tuple[str, int]]]:
         t = self.snap.tables["rw_rate_limit"]
         out: dict[int, list[tuple[str, int]]] = defaultdict(list)
-        for i, _ in _rows(t):
-            fid, name, value = _parse_row(
-                t,
-                i,
-                lambda r: (
-                    pgtext.to_int(r["fragment_id"]),
-                    r["node_name"],
-                    pgtext.to_int(r["rate_limit"]),
-                ),
-            )
-            out[fid].append((name, value))
+        for i, r in _rows(t):
+            with _at(t, i):
+                out[pgtext.to_int(r["fragment_id"])].append(
+                    (r["node_name"] or "", pgtext.to_int(r["rate_limit"]))
+                )
         return out
 
     def _edges(self, frags, upstreams, policies, nodes) -> list[Edge]:
@@ -387,16 +361,10 @@ class Loader:
     ) -> list[Actor]:
         t = self.snap.tables["rw_actors"]
         actors: list[Actor] = []
-        for i, _ in _rows(t):
-            aid, fid, wid = _parse_row(
-                t,
-                i,
-                lambda r: (
-                    pgtext.to_int(r["actor_id"]),
-                    pgtext.to_int(r["fragment_id"]),
-                    pgtext.to_int(r["worker_id"]),
-                ),
-            )
+        for i, r in _rows(t):
+            with _at(t, i):
+                aid = pgtext.to_int(r["actor_id"])
+                fid, wid = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["worker_id"])
             if fid not in frags:
                 raise _fault(
                     t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv"
@@ -414,10 +382,9 @@ class Loader:
     def _vnodes(self, frags, by_frag, workers: dict[int, Worker], groups: dict[int, str]) -> None:
         t = self.snap.tables.get("rw_fragment_vnodes")
         seen: set[int] = set()
-        for i, _ in _rows(t):
-            fid, mapping = _parse_row(
-                t, i, lambda r: (pgtext.to_int(r["fragment_id"]), pgtext.to_json(r["vnodes"]))
-            )
+        for i, r in _rows(t):
+            with _at(t, i):  # type: ignore[arg-type]
+                fid, mapping = pgtext.to_int(r["fragment_id"]), pgtext.to_json(r["vnodes"])
             if fid not in frags:
                 raise _fault(t, i, f"fragment {fid} is not in rw_fragments.csv")
             if not isinstance(mapping, dict):
@@ -479,8 +446,9 @@ class Loader:
 
     def _splits(self, actors: dict[int, Actor]) -> None:
         t = self.snap.tables.get("rw_actor_splits")
-        for i, _ in _rows(t):
-            aid = _parse_row(t, i, lambda r: pgtext.to_int(r["actor_id"]))
+        for i, r in _rows(t):
+            with _at(t, i):  # type: ignore[arg-type]
+                aid = pgtext.to_int(r["actor_id"])
             if aid not in actors:
                 raise _fault(t, i, f"actor {aid} is not in rw_actors.csv")
             actors[aid].splits.append(t.rows[i]["split_id"] or "")
@@ -489,30 +457,24 @@ class Loader:
         t = self.snap.tables["rw_streaming_jobs"]
         progress = {}
         pt = self.snap.tables["rw_ddl_progress"]
-        for i, _ in _rows(pt):
-            pid = _parse_row(pt, i, lambda r: pgtext.to_int(r["ddl_id"]))
-            progress[pid] = pt.rows[i]
+        for i, r in _rows(pt):
+            with _at(pt, i):
+                progress[pgtext.to_int(r["ddl_id"])] = r
         jobs: dict[int, Job] = {}
         hidden_override = []
-        for i, _ in _rows(t):
-            r = t.rows[i]
-            job_id, db_id, max_par = _parse_row(
-                t,
-                i,
-                lambda r: (
-                    pgtext.to_int(r["id"]),
-                    pgtext.to_int(r["database_id"]),
-                    pgtext.to_int(r["max_parallelism"]),
-                ),
-            )
+        for i, r in _rows(t):
+            with _at(t, i):
+                job_id, db_id = pgtext.to_int(r["id"]), pgtext.to_int(r["database_id"])
+                max_par = pgtext.to_int(r["max_parallelism"])
+                parsed = pgtext.to_parallelism(r["parallelism"] or "")
+                prog = progress.get(job_id)
+                initialized = pgtext.to_ms((prog or {}).get("initialized_at"))
             rel = relations.get(job_id)
-            parsed = _parse_row(t, i, lambda r: pgtext.to_parallelism(r["parallelism"]))
             fixed, strategy = parsed if parsed else (None, None)
             status = r["status"] or "CREATED"
             if status != "CREATED":
                 hidden_override.append(job_id)
             group = r.get("resource_group") or db_groups.get(db_id, "default")
-            prog = progress.get(job_id)
             counts = pgtext.to_progress(prog["progress"]) if prog else None
             create_type = (prog or {}).get("create_type") or (
                 "BACKGROUND" if rel is not None and rel.background else "FOREGROUND"
@@ -535,8 +497,7 @@ class Loader:
                 rows_total=counts[1] if counts else 0,
                 rows_consumed=counts[0] if counts else 0,
                 backfill_rate_limit=None,
-                initialized_at_ms=pgtext.to_ms((prog or {}).get("initialized_at"))
-                or (rel.initialized_at_ms if rel else 0),
+                initialized_at_ms=initialized or (rel.initialized_at_ms if rel else 0),
             )
         if hidden_override:
             self.report.unknowable.append(
@@ -669,15 +630,10 @@ def _finish_jobs(jobs: dict[int, Job], fragments: list[Fragment], ld: Loader) ->
         by_job[f.job_id].append(f)
     stats = {}
     st = ld.snap.tables.get("rw_table_stats")
-    for i, _ in _rows(st):
-        rid, keys = _parse_row(
-            st, i, lambda r: (pgtext.to_int(r["id"]), pgtext.to_bigint(r["total_key_count"]))
-        )
-        stats[rid] = keys
-    policies = {
-        int(r["fragment_id"]): r.get("parallelism_policy") or ""
-        for r in ld.snap.tables["rw_fragments"].rows
-    }
+    for i, r in _rows(st):
+        with _at(st, i):  # type: ignore[arg-type]
+            stats[pgtext.to_int(r["id"])] = pgtext.to_bigint(r["total_key_count"])
+    policies = ld.policies
     for job_id, job in jobs.items():
         frags = by_job.get(job_id, [])
         scan_types = {f.scan_type for f in frags if f.scan_type}

@@ -119,7 +119,9 @@ def _read_table(path: Path, shown: str, export: Export) -> Table:
                 raise SnapshotError(
                     f"{shown}:{line}: {len(record)} fields, the header has {len(header)}"
                 )
-            rows.append({c: (None if v == NULL else v) for c, v in zip(header, record)})
+            rows.append(
+                {c: (None if v == NULL else v) for c, v in zip(header, record, strict=True)}
+            )
             lines.append(line)
             line = reader.line_num + 1
     except csv.Error as exc:
