@@ -338,7 +338,7 @@ class Loader:
     def _edges(self, frags, upstreams, policies, nodes) -> list[Edge]:
         t = self.snap.tables["rw_fragments"]
         edges: list[Edge] = []
-        derived = False
+        derived: list[int] = []
         for i, fid in enumerate(upstreams):
             merges = _merges_of_node(nodes[fid]) if fid in nodes else {}
             for up in upstreams[fid]:
@@ -346,13 +346,14 @@ class Loader:
                     raise _fault(t, i, f"upstream fragment {up} of fragment {fid} is not listed")
                 kind = merges.get(up)
                 if kind is None:
-                    derived = True
+                    derived.append(fid)
                     kind = _derive_dispatcher(frags[up], frags[fid], policies)
                 edges.append(Edge(up, fid, kind))
         if derived:
+            listed = ", ".join(map(str, sorted(set(derived))))
             self.report.rederived.append(
-                "dispatcher types re-derived from flags and parallelism policies "
-                "(no merge nodes in rw_fragment_infos)"
+                f"dispatchers into fragments {listed} from their flags and parallelism policies "
+                "(no plan for them in rw_fragment_infos)"
             )
         return edges
 
