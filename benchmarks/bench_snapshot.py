@@ -36,8 +36,23 @@ def write_snapshot(directory: Path, jobs: int) -> Path:
     db.mkdir(parents=True, exist_ok=True)
     ts = "2026-11-30 08:00:00+00:00"
     workers = [
-        [str(w), f"compute-{w}", "5688", "WORKER_TYPE_COMPUTE_NODE", "RUNNING", "8", "t", "t",
-         "", "3.2.0", None, None, ts, "default", None]
+        [
+            str(w),
+            f"compute-{w}",
+            "5688",
+            "WORKER_TYPE_COMPUTE_NODE",
+            "RUNNING",
+            "8",
+            "t",
+            "t",
+            "",
+            "3.2.0",
+            None,
+            None,
+            ts,
+            "default",
+            None,
+        ]
         for w in range(1, WORKERS + 1)
     ]
     frags, actors, vnodes, streaming, relations, mvs = [], [], [], [], [], []
@@ -45,14 +60,53 @@ def write_snapshot(directory: Path, jobs: int) -> Path:
     for j in range(jobs):
         job_id = 1000 + j
         streaming.append([str(job_id), f"m{j}", "1", "CREATED", "10", "256", "default"])
-        relations.append([str(job_id), f"m{j}", "materialized view", "2", "1", f"CREATE MATERIALIZED VIEW m{j} AS SELECT 1", "{}"])
-        mvs.append([str(job_id), f"m{j}", "2", "public", "1", "", "f", "{}", ts, ts, None, None, "f", "CREATED"])
+        relations.append(
+            [
+                str(job_id),
+                f"m{j}",
+                "materialized view",
+                "2",
+                "1",
+                f"CREATE MATERIALIZED VIEW m{j} AS SELECT 1",
+                "{}",
+            ]
+        )
+        mvs.append(
+            [
+                str(job_id),
+                f"m{j}",
+                "2",
+                "public",
+                "1",
+                "",
+                "f",
+                "{}",
+                ts,
+                ts,
+                None,
+                None,
+                "f",
+                "CREATED",
+            ]
+        )
         first = fid + 1
         for k in range(FRAGMENTS_PER_JOB):
             fid += 1
             ups = "{}" if k == FRAGMENTS_PER_JOB - 1 else f"{{{fid + 1}}}"
             flags = "{MVIEW}" if k == 0 else "{SOURCE}" if k == FRAGMENTS_PER_JOB - 1 else "{}"
-            frags.append([str(fid), str(job_id), "HASH", "{}", ups, flags, str(ACTORS_PER_FRAGMENT), "256", "inherit(10)"])
+            frags.append(
+                [
+                    str(fid),
+                    str(job_id),
+                    "HASH",
+                    "{}",
+                    ups,
+                    flags,
+                    str(ACTORS_PER_FRAGMENT),
+                    "256",
+                    "inherit(10)",
+                ]
+            )
             mapping = {}
             for a in range(ACTORS_PER_FRAGMENT):
                 aid += 1
@@ -62,24 +116,99 @@ def write_snapshot(directory: Path, jobs: int) -> Path:
         del first
     files = {
         "session": (["version", "database"], [["PostgreSQL 13.14.0-RisingWave-3.2.0", "dev"]]),
-        "rw_worker_nodes": (["id", "host", "port", "type", "state", "parallelism", "is_streaming", "is_serving", "internal_rpc_host_addr", "rw_version", "system_total_memory_bytes", "system_total_cpu_cores", "started_at", "resource_group", "is_iceberg_compactor"], workers),
-        "rw_databases": (["id", "name", "owner", "acl", "resource_group"], [["1", "dev", "1", "{}", "default"]]),
-        "rw_streaming_jobs": (["id", "name", "database_id", "status", "parallelism", "max_parallelism", "resource_group"], streaming),
-        "rw_fragments": (["fragment_id", "table_id", "distribution_type", "state_table_ids", "upstream_fragment_ids", "flags", "parallelism", "max_parallelism", "parallelism_policy"], frags),
+        "rw_worker_nodes": (
+            [
+                "id",
+                "host",
+                "port",
+                "type",
+                "state",
+                "parallelism",
+                "is_streaming",
+                "is_serving",
+                "internal_rpc_host_addr",
+                "rw_version",
+                "system_total_memory_bytes",
+                "system_total_cpu_cores",
+                "started_at",
+                "resource_group",
+                "is_iceberg_compactor",
+            ],
+            workers,
+        ),
+        "rw_databases": (
+            ["id", "name", "owner", "acl", "resource_group"],
+            [["1", "dev", "1", "{}", "default"]],
+        ),
+        "rw_streaming_jobs": (
+            [
+                "id",
+                "name",
+                "database_id",
+                "status",
+                "parallelism",
+                "max_parallelism",
+                "resource_group",
+            ],
+            streaming,
+        ),
+        "rw_fragments": (
+            [
+                "fragment_id",
+                "table_id",
+                "distribution_type",
+                "state_table_ids",
+                "upstream_fragment_ids",
+                "flags",
+                "parallelism",
+                "max_parallelism",
+                "parallelism_policy",
+            ],
+            frags,
+        ),
         "rw_actors": (["actor_id", "fragment_id", "worker_id", "state"], actors),
         "rw_fragment_vnodes": (["fragment_id", "vnodes"], vnodes),
         "rw_ddl_progress": (["ddl_id", "ddl_statement", "create_type", "progress"], []),
-        "rw_rate_limit": (["fragment_id", "fragment_type", "node_name", "table_id", "rate_limit"], []),
+        "rw_rate_limit": (
+            ["fragment_id", "fragment_type", "node_name", "table_id", "rate_limit"],
+            [],
+        ),
         "show_parameters": (["Name", "Value"], []),
         "show_all": (["Name", "Setting"], []),
     }
     per_db = {
         "rw_schemas": (["id", "name", "owner", "acl"], [["2", "public", "1", "{}"]]),
-        "rw_relations": (["id", "name", "relation_type", "schema_id", "owner", "definition", "acl"], relations),
-        "rw_materialized_views": (["id", "name", "schema_id", "schema_name", "owner", "definition", "append_only", "acl", "initialized_at", "created_at", "initialized_at_cluster_version", "created_at_cluster_version", "background_ddl", "status"], mvs),
+        "rw_relations": (
+            ["id", "name", "relation_type", "schema_id", "owner", "definition", "acl"],
+            relations,
+        ),
+        "rw_materialized_views": (
+            [
+                "id",
+                "name",
+                "schema_id",
+                "schema_name",
+                "owner",
+                "definition",
+                "append_only",
+                "acl",
+                "initialized_at",
+                "created_at",
+                "initialized_at_cluster_version",
+                "created_at_cluster_version",
+                "background_ddl",
+                "status",
+            ],
+            mvs,
+        ),
     }
     for kind in ("rw_tables", "rw_indexes", "rw_sinks", "rw_sources"):
-        cols = {"rw_tables": ["id", "append_only"], "rw_indexes": ["id", "primary_table_id", "background_ddl"], "rw_sinks": ["id", "connector", "target_table_name", "background_ddl"], "rw_sources": ["id", "connector", "append_only", "associated_table_id", "is_shared"]}[kind]
+        cols = {
+            "rw_tables": ["id", "append_only"],
+            "rw_indexes": ["id", "primary_table_id", "background_ddl"],
+            "rw_sinks": ["id", "connector", "target_table_name", "background_ddl"],
+            "rw_sources": ["id", "connector", "append_only", "associated_table_id", "is_shared"],
+        }[kind]
         per_db[kind] = (cols, [])
     for name, (cols, rows) in files.items():
         (directory / f"{name}.csv").write_text(csv_text(cols, rows), encoding="utf-8")
@@ -95,7 +224,9 @@ def duckdb_floor(directory: Path) -> float:
     start = time.perf_counter()
     con = duckdb.connect()
     for i, path in enumerate(sorted(directory.rglob("*.csv"))):
-        con.execute(f"CREATE TABLE t{i} AS SELECT * FROM read_csv('{path}', header = true, all_varchar = true)")
+        con.execute(
+            f"CREATE TABLE t{i} AS SELECT * FROM read_csv('{path}', header = true, all_varchar = true)"
+        )
     con.close()
     return time.perf_counter() - start
 
@@ -142,12 +273,18 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         "alter_small_ms": alter_small * 1000,
         "alter_ratio": alter_big / alter_small,
     }
-    print(f"snapshot of {args.jobs} jobs, {args.jobs * FRAGMENTS_PER_JOB} fragments, "
-          f"{args.jobs * FRAGMENTS_PER_JOB * ACTORS_PER_FRAGMENT} actors over {WORKERS} workers")
-    print(f"  load          {out['load_s']:.2f} s vs DuckDB bulk load {floor:.2f} s: "
-          f"{out['load_ratio']:.2f}x (target <= 3x)")
-    print(f"  EXPLAIN ALTER {out['alter_big_ms']:.1f} ms vs 10 jobs {out['alter_small_ms']:.1f} ms: "
-          f"{out['alter_ratio']:.2f}x (target <= 1.5x)")
+    print(
+        f"snapshot of {args.jobs} jobs, {args.jobs * FRAGMENTS_PER_JOB} fragments, "
+        f"{args.jobs * FRAGMENTS_PER_JOB * ACTORS_PER_FRAGMENT} actors over {WORKERS} workers"
+    )
+    print(
+        f"  load          {out['load_s']:.2f} s vs DuckDB bulk load {floor:.2f} s: "
+        f"{out['load_ratio']:.2f}x (target <= 3x)"
+    )
+    print(
+        f"  EXPLAIN ALTER {out['alter_big_ms']:.1f} ms vs 10 jobs {out['alter_small_ms']:.1f} ms: "
+        f"{out['alter_ratio']:.2f}x (target <= 1.5x)"
+    )
     return out
 
 

@@ -157,7 +157,9 @@ class Loader:
         out = []
         for i, r in _rows(t):
             with _at(t, i):
-                out.append((pgtext.to_int(r["id"]), r["name"], r["resource_group"] or "default"))
+                out.append(
+                    (pgtext.to_int(r["id"]), r["name"], r.get("resource_group") or "default")
+                )
         return out
 
     # -- relations -------------------------------------------------------------------------
@@ -276,7 +278,9 @@ class Loader:
                 raise _fault(t, i, f"unknown distribution_type {dist!r}")
             if fid in nodes:
                 scan_type = _scan_type_of_node(nodes[fid])
+                operators = _operators_of_node(nodes[fid])
             else:
+                operators = ["StreamMaterialize"] if "MVIEW" in flags else []
                 scan_type = next((s for flag, s in FLAG_SCAN_TYPES if flag in flags), None)
                 if scan_type == "ARRANGEMENT_BACKFILL":
                     guessed.append(fid)
@@ -291,9 +295,9 @@ class Loader:
                     override_set=override,
                     override_fixed=parsed[0] if parsed else None,
                     scan_type=scan_type,
-                    operators=["StreamMaterialize"] if "MVIEW" in flags else [],
+                    operators=operators,
                     state_table_ids=states,
-                    scans=[],
+                    scans=_scanned_tables(nodes[fid]) if fid in nodes else [],
                     rate_limit_nodes=[n for n, _ in rl_nodes],
                     rate_limits=[v for _, v in rl_nodes],
                 )
@@ -309,8 +313,10 @@ class Loader:
         by_id = {f.fragment_id: f for f in frags}
         self.policies = policies
         edges = self._edges(by_id, upstreams, policies, nodes)
-        for f in frags:  # a scan reads the jobs of its upstream fragments in other jobs
-            if f.scan_type or "SOURCE_SCAN" in f.flags or "STREAM_SCAN" in f.flags:
+        for f in frags:  # else a scan reads the jobs of its upstream fragments in other jobs
+            if not f.scans and (
+                f.scan_type or "SOURCE_SCAN" in f.flags or "STREAM_SCAN" in f.flags
+            ):
                 f.scans = sorted(
                     {by_id[e.source].job_id for e in edges if e.target == f.fragment_id}
                     - {f.job_id}
@@ -466,7 +472,8 @@ class Loader:
         for i, r in _rows(t):
             with _at(t, i):
                 job_id, db_id = pgtext.to_int(r["id"]), pgtext.to_int(r["database_id"])
-                max_par = pgtext.to_int(r["max_parallelism"])
+                # clusters before v2.1 had 256 vnodes everywhere (VirtualNode::COUNT_FOR_COMPAT)
+                max_par = pgtext.to_int(r.get("max_parallelism"), 256)
                 parsed = pgtext.to_parallelism(r["parallelism"] or "")
                 prog = progress.get(job_id)
                 initialized = pgtext.to_ms((prog or {}).get("initialized_at"))
@@ -531,6 +538,40 @@ def _scan_type_of_node(node) -> str | None:
             kind = kind.removeprefix(SCAN_PREFIX)
             return None if kind == "UNSPECIFIED" else kind
     return None
+
+
+# Plan nodes that are a fragment's inputs, not its operators (``stream_plan.proto``: a MergeNode
+# per upstream edge, named ``MergeExecutor`` or ``Upstream``; a scan's BatchPlanNode).
+_INPUT_IDENTITIES = ("MergeExecutor", "Upstream", "BatchPlanNode")
+
+
+def _operators_of_node(node) -> list[str]:
+    """The fragment's plan nodes in pre-order, by name (``identity`` up to its explain fields)."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if not isinstance(n, dict):
+            continue
+        name = str(n.get("identity") or "").split(" ", 1)[0]
+        if name and name not in _INPUT_IDENTITIES:
+            out.append(name)
+        inputs = n.get("input")
+        if isinstance(inputs, list):
+            stack.extend(reversed(inputs))
+    return out
+
+
+def _scanned_tables(node) -> list[int]:
+    """``streamScan.tableId`` (and a source backfill's ``upstreamSourceId``) of the plan."""
+    ids = set()
+    for n in _walk(node):
+        scan = n.get("streamScan")
+        if isinstance(scan, dict) and scan.get("tableId") is not None:
+            ids.add(int(scan["tableId"]))
+        backfill = n.get("sourceBackfill")
+        if isinstance(backfill, dict) and backfill.get("upstreamSourceId") is not None:
+            ids.add(int(backfill["upstreamSourceId"]))
+    return sorted(ids)
 
 
 def _merges_of_node(node) -> dict[int, str]:

@@ -4,7 +4,8 @@ Every query is a SELECT or a SHOW, so an export never changes the cluster. The r
 their columns are RisingWave's at the modelled commit (paths under
 ``src/frontend/src/catalog/system_catalog/rw_catalog/``); ``needs`` names the columns the loader
 reads (a file that lacks one is refused by name), and ``required`` says whether the loader can
-go on without the file. Optional files are what older or newer clusters may lack:
+go on without the file. Optional files are what older or newer clusters may lack, and so are the columns not in ``needs`` (the
+loader takes RisingWave's default for them: ``max_parallelism`` 256, resource group ``default``):
 ``rw_fragment_vnodes()`` and ``rw_fragment_infos`` since v2.7.0, the rest for a cluster that
 refuses them. What is missing is recorded in the manifest and re-derived where it can be.
 
@@ -53,12 +54,12 @@ EXPORTS: tuple[Export, ...] = (
     Export(
         "rw_databases",
         "SELECT * FROM rw_catalog.rw_databases ORDER BY id",
-        ("id", "name", "resource_group"),
+        ("id", "name"),
     ),
     Export(
         "rw_streaming_jobs",
         "SELECT * FROM rw_catalog.rw_streaming_jobs ORDER BY id",
-        ("id", "name", "database_id", "status", "parallelism", "max_parallelism"),
+        ("id", "name", "database_id", "status", "parallelism"),
         note="jobs: status, parallelism, max parallelism, resource group (rw_streaming_jobs.rs)",
     ),
     Export(

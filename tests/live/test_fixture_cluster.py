@@ -170,3 +170,49 @@ def test_startup_block(loaded):
     ) in lines
     assert "  not modelled, skipped: system table rw_tables" in lines
     assert any(line.startswith("  drift: ") for line in lines)
+
+
+def test_an_older_cluster_lacking_relations_and_columns_loads(tmp_path):
+    """v2.6 has no rw_fragment_vnodes(), no rw_fragment_infos, no parallelism_policy column."""
+    frag_rows = fixtures.TABLES["rw_fragments.csv"].splitlines()
+    old_fragments = "\n".join(line.rsplit(",", 1)[0] for line in frag_rows) + "\n"
+    jobs = "id,name,database_id,status,parallelism\n" + "".join(
+        ",".join(line.split(",")[:5]) + "\n"
+        for line in fixtures.TABLES["rw_streaming_jobs.csv"].splitlines()[1:]
+    )
+    snap = fixtures.write(
+        tmp_path / "snap",
+        **{
+            "rw_fragment_vnodes.csv": None,
+            "rw_fragment_infos.csv": None,
+            "rw_resource_groups.csv": None,
+            "rw_fragments.csv": old_fragments,
+            "rw_streaming_jobs.csv": jobs,
+        },
+    )
+    for name in ("rw_fragment_vnodes.csv", "rw_fragment_infos.csv", "rw_resource_groups.csv"):
+        (snap / name).unlink(missing_ok=True)
+    meta, report = open_snapshot(snap)
+    with Session(meta=meta, owns_meta=True) as session:
+        assert report.missing == [
+            "rw_resource_groups.csv",
+            "rw_fragment_infos.csv",
+            "rw_fragment_vnodes.csv",
+        ]
+        text = startup_block(report, "snapshot old", meta)
+        assert (
+            "  missing (older cluster, or refused): rw_resource_groups.csv, "
+            "rw_fragment_infos.csv, rw_fragment_vnodes.csv"
+        ) in text.splitlines()
+        assert "taken as ARRANGEMENT_BACKFILL from the STREAM_SCAN flag" in text
+        assert "placed by RisingWave's algorithm (no rw_fragment_vnodes())" in text
+        # the snapshot backfill is still known from its flag, so the refusal is the same
+        result = session.execute("ALTER MATERIALIZED VIEW big_join SET BACKFILL_PARALLELISM = 2")
+        assert result.error is not None and "job 1020" in result.error.message
+        # every HASH fragment's actors partition its vnodes
+        for frag in (1, 3, 11):
+            owned = sorted(v for a in session.meta.catalog.actors_of([frag]) for v in a.vnodes)
+            assert owned == list(range(256))
+        assert rows(session, "SELECT max_parallelism FROM rw_streaming_jobs WHERE id = 1011") == [
+            ["256"]
+        ]
