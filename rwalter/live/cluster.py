@@ -109,7 +109,7 @@ def startup_block(report: LoadReport, origin: str, meta: MetaNode | None = None)
         lines.append(f"  not modelled, skipped: {', '.join(report.skipped)}")
     lines.append("  tables hold no rows here: the cluster's data stays on the cluster")
     if meta is not None and c.get("fragments", 0) <= DRIFT_AT_START_MAX_FRAGMENTS:
-        from rwalter.live.drift import drift
+        from rwalter.meta.drift import drift
 
         found = drift(meta.catalog)
         if found:

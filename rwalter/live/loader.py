@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rwalter.live import pgtext
-from rwalter.live.drift import rederive_vnodes
+from rwalter.live import pgtext, plan_json
+from rwalter.live.rederive import derive_dispatcher, rederive_vnodes, scan_type_from_flags
 from rwalter.live.snapshot import Snapshot, SnapshotError, Table
 from rwalter.meta.catalog import DEFAULT_DATABASE_ID, Actor, Fragment, Job, Relation, Worker
 
@@ -48,16 +48,6 @@ JOB_KIND_TABLES = {  # where a kind's create type and details are
     "table": "rw_tables",
     "source": "rw_sources",
 }
-# ``stream_plan.proto`` StreamScanType names without their prefix, as the store keeps them.
-SCAN_PREFIX = "STREAM_SCAN_TYPE_"
-DISPATCHER_PREFIX = "DISPATCHER_TYPE_"
-# Flags that name the scan type (``stream_fragmenter/mod.rs:462-490``); a plain STREAM_SCAN is an
-# arrangement backfill on every cluster since v1.10 (``optimizer/mod.rs``), which is the guess.
-FLAG_SCAN_TYPES = (
-    ("CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN", "CROSS_DB_SNAPSHOT_BACKFILL"),
-    ("SNAPSHOT_BACKFILL_STREAM_SCAN", "SNAPSHOT_BACKFILL"),
-    ("STREAM_SCAN", "ARRANGEMENT_BACKFILL"),
-)
 RATE_LIMITED_BACKFILL_NODES = ("STREAM_SCAN", "SOURCE_BACKFILL")
 CONNECTOR_KINDS = ("table", "source", "sink")
 
@@ -277,11 +267,11 @@ class Loader:
             if dist not in ("HASH", "SINGLE"):
                 raise _fault(t, i, f"unknown distribution_type {dist!r}")
             if fid in nodes:
-                scan_type = _scan_type_of_node(nodes[fid])
-                operators = _operators_of_node(nodes[fid])
+                scan_type = plan_json.scan_type(nodes[fid])
+                operators = plan_json.operators(nodes[fid])
             else:
                 operators = ["StreamMaterialize"] if "MVIEW" in flags else []
-                scan_type = next((s for flag, s in FLAG_SCAN_TYPES if flag in flags), None)
+                scan_type = scan_type_from_flags(flags)
                 if scan_type == "ARRANGEMENT_BACKFILL":
                     guessed.append(fid)
             rl_nodes = limits.get(fid, [])
@@ -297,7 +287,7 @@ class Loader:
                     scan_type=scan_type,
                     operators=operators,
                     state_table_ids=states,
-                    scans=_scanned_tables(nodes[fid]) if fid in nodes else [],
+                    scans=plan_json.scanned_tables(nodes[fid]) if fid in nodes else [],
                     rate_limit_nodes=[n for n, _ in rl_nodes],
                     rate_limits=[v for _, v in rl_nodes],
                 )
@@ -346,14 +336,14 @@ class Loader:
         edges: list[Edge] = []
         derived: list[int] = []
         for i, fid in enumerate(upstreams):
-            merges = _merges_of_node(nodes[fid]) if fid in nodes else {}
+            merges = plan_json.merges(nodes[fid]) if fid in nodes else {}
             for up in upstreams[fid]:
                 if up not in frags:
                     raise _fault(t, i, f"upstream fragment {up} of fragment {fid} is not listed")
                 kind = merges.get(up)
                 if kind is None:
                     derived.append(fid)
-                    kind = _derive_dispatcher(frags[up], frags[fid], policies)
+                    kind = derive_dispatcher(frags[up], frags[fid], policies)
                 edges.append(Edge(up, fid, kind))
         if derived:
             listed = ", ".join(map(str, sorted(set(derived))))
@@ -407,7 +397,7 @@ class Loader:
                     raise _fault(
                         t, i, f"actor {aid} is not an actor of fragment {fid} in rw_actors.csv"
                     )
-                if not isinstance(vnodes, list) or not all(isinstance(v, int) for v in vnodes):
+                if not isinstance(vnodes, list) or not set(map(type, vnodes)) <= {int}:
                     raise _fault(t, i, f"the vnodes of actor {aid} are not a list of integers")
                 actors[aid].vnodes = sorted(vnodes)
                 owned += vnodes
@@ -516,101 +506,6 @@ class Loader:
                 "inherit(...) policy where it differs"
             )
         return jobs
-
-
-def _walk(node):
-    """Every message of a pbjson StreamNode tree (``stream_plan.proto``), depth first."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, dict):
-            yield n
-            stack.extend(v for v in n.values() if isinstance(v, (dict, list)))
-        elif isinstance(n, list):
-            stack.extend(n)
-
-
-def _scan_type_of_node(node) -> str | None:
-    for n in _walk(node):
-        scan = n.get("streamScan")
-        if isinstance(scan, dict):
-            kind = str(scan.get("streamScanType") or "STREAM_SCAN_TYPE_UNSPECIFIED")
-            kind = kind.removeprefix(SCAN_PREFIX)
-            return None if kind == "UNSPECIFIED" else kind
-    return None
-
-
-# Plan nodes that are a fragment's inputs, not its operators (``stream_plan.proto``: a MergeNode
-# per upstream edge, named ``MergeExecutor`` or ``Upstream``; a scan's BatchPlanNode).
-_INPUT_IDENTITIES = ("MergeExecutor", "Upstream", "BatchPlanNode")
-
-
-def _operators_of_node(node) -> list[str]:
-    """The fragment's plan nodes in pre-order, by name (``identity`` up to its explain fields)."""
-    out, stack = [], [node]
-    while stack:
-        n = stack.pop()
-        if not isinstance(n, dict):
-            continue
-        name = str(n.get("identity") or "").split(" ", 1)[0]
-        if name and name not in _INPUT_IDENTITIES:
-            out.append(name)
-        inputs = n.get("input")
-        if isinstance(inputs, list):
-            stack.extend(reversed(inputs))
-    return out
-
-
-def _scanned_tables(node) -> list[int]:
-    """``streamScan.tableId`` (and a source backfill's ``upstreamSourceId``) of the plan."""
-    ids = set()
-    for n in _walk(node):
-        scan = n.get("streamScan")
-        if isinstance(scan, dict) and scan.get("tableId") is not None:
-            ids.add(int(scan["tableId"]))
-        backfill = n.get("sourceBackfill")
-        if isinstance(backfill, dict) and backfill.get("upstreamSourceId") is not None:
-            ids.add(int(backfill["upstreamSourceId"]))
-    return sorted(ids)
-
-
-def _merges_of_node(node) -> dict[int, str]:
-    out: dict[int, str] = {}
-    for n in _walk(node):
-        merge = n.get("merge")
-        if isinstance(merge, dict) and "upstreamFragmentId" in merge:
-            kind = str(merge.get("upstreamDispatcherType") or "DISPATCHER_TYPE_UNSPECIFIED")
-            out[int(merge["upstreamFragmentId"])] = kind.removeprefix(DISPATCHER_PREFIX)
-    return out
-
-
-def _ensemble_roots(policy: str) -> set[int] | None:
-    if not policy.startswith("upstream_fragment("):
-        return None
-    inner = policy[len("upstream_fragment(") : -1].strip("[]{}")
-    return {int(x) for x in inner.split(",") if x.strip()}
-
-
-def _derive_dispatcher(up: Fragment, down: Fragment, policies: dict[int, str]) -> str:
-    """The dispatcher of an edge, by the fragmenter's rules, when the plan JSON is not there.
-
-    A fragment whose policy is ``upstream_fragment(roots)`` is a no-shuffle member
-    (``controller/fragment.rs:1468-1555``): its edges from the roots or fellow members are
-    NO_SHUFFLE. An upstream-only scan and a source backfill read their upstream over NO_SHUFFLE;
-    a SINGLE downstream is fed by SIMPLE; everything else is HASH.
-    """
-    roots = _ensemble_roots(policies.get(down.fragment_id, ""))
-    if roots is not None:
-        up_roots = _ensemble_roots(policies.get(up.fragment_id, ""))
-        if up.fragment_id in roots or up_roots == roots:
-            return "NO_SHUFFLE"
-    if up.job_id != down.job_id and (
-        down.scan_type == "UPSTREAM_ONLY" or "SOURCE_SCAN" in down.flags
-    ):
-        return "NO_SHUFFLE"
-    if down.distribution == "SINGLE":
-        return "SIMPLE"
-    return "HASH"
 
 
 def build_state(snap: Snapshot) -> tuple[State, LoadReport]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from rwalter.live.cluster import open_snapshot, startup_block
-from rwalter.live.drift import drift
+from rwalter.meta.drift import drift
 from rwalter.session import Session
 from tests.live import fixtures
 

@@ -5,8 +5,7 @@ RisingWave renders a job's actors and vnodes with one deterministic function
 ``src/meta/src/controller/scale.rs:1203-1208``), but only when it reschedules. After slot changes
 without a reschedule, a recovery on other workers, or an upgrade, the live layout can differ from
 what that function gives on today's workers. The next reschedule of such a job then moves more
-than the ALTER alone asks for: this module says which fragments, by how much. It also
-re-derives vnodes with the same function when a snapshot has no ``rw_fragment_vnodes()``.
+than the ALTER alone asks for: this module says which fragments, by how much.
 """
 
 from __future__ import annotations
@@ -14,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rwalter.meta import scale
-from rwalter.meta.catalog import Actor, MetaCatalog
-from rwalter.meta.placement import PlacementError, assign
+from rwalter.meta.catalog import MetaCatalog
 
 
 @dataclass(frozen=True)
@@ -64,28 +62,3 @@ def drift(catalog: MetaCatalog) -> list[Drift]:
                 frag = rendering.fragments[fid]
                 out.append(Drift(fid, frag.job_id, len(actors), len(slots), moved))
     return out
-
-
-def rederive_vnodes(
-    job_id: int, actors: list[Actor], workers: dict[int, int], vnode_count: int
-) -> bool:
-    """Give ``actors`` the vnodes RisingWave's placement gives that many actors on ``workers``.
-
-    A fresh render numbers its actors in index order (``materialize``, ``scale.rs:1203-1208``),
-    so the k-th live actor by id is index k. Returns False (and splits evenly) when the live
-    actors do not sit where the rendering puts them: the layout has drifted and the true vnodes
-    cannot be known from ``rw_actors`` alone.
-    """
-    ordered = sorted(actors, key=lambda a: a.actor_id)
-    try:
-        layout = assign(job_id, workers, len(ordered), vnode_count)
-    except PlacementError:
-        layout = {}
-    slots = {i: (w, vnodes) for w, per in layout.items() for i, vnodes in per.items()}
-    if slots and all(slots[k][0] == a.worker_id for k, a in enumerate(ordered)):
-        for k, a in enumerate(ordered):
-            a.vnodes = list(slots[k][1])
-        return True
-    for k, a in enumerate(ordered):
-        a.vnodes = list(range(k, vnode_count, len(ordered)))
-    return False
