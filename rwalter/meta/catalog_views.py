@@ -429,6 +429,15 @@ WHERE rw_catalog.rw_visible_db(d.id)
 ORDER BY id""",
 }
 
+# The relations and functions of the other system catalog modules, installed the same way.
+from rwalter.meta import catalog_views_rw  # noqa: E402
+
+MACROS.update(catalog_views_rw.MACROS)
+MACROS.update(catalog_views_rw.FUNCTIONS)
+VIEWS.update(catalog_views_rw.VIEWS)
+# Functions a user's SQL may call by name (they live in rw_catalog, on the search path).
+USER_FUNCTIONS: tuple[str, ...] = tuple(catalog_views_rw.FUNCTIONS)
+
 # SHOW JOBS: the rows of rw_ddl_progress under Title Case headers (show.rs:413-420,789-800).
 show_jobs_sql = (
     'SELECT ddl_id AS "Id", ddl_statement AS "Statement", create_type AS "Create Type", '
@@ -462,11 +471,11 @@ def _create(name: str) -> str:
 
 
 def referenced_views(sql: str) -> list[str]:
-    """The catalog views a statement's text mentions (cheap: a scan for ``rw_`` names)."""
+    """The catalog views and functions a statement's text mentions (cheap: a name scan)."""
     if "rw_" not in sql.lower():
         return []
     low = sql.lower()
-    return [v for v in VIEWS if v in low]
+    return [v for v in VIEWS if v in low] + [f for f in USER_FUNCTIONS if f + "(" in low]
 
 
 def ensure(conn: duckdb.DuckDBPyConnection, installed: set[str], names: Iterable[str]) -> None:
@@ -492,4 +501,4 @@ def ensure(conn: duckdb.DuckDBPyConnection, installed: set[str], names: Iterable
     installed.update(order)
 
 
-__all__ = ["MACROS", "VIEWS", "ensure", "install", "referenced_views", "show_jobs_sql"]
+__all__ = ["MACROS", "USER_FUNCTIONS", "VIEWS", "ensure", "install", "referenced_views", "show_jobs_sql"]
