@@ -501,4 +501,12 @@ def ensure(conn: duckdb.DuckDBPyConnection, installed: set[str], names: Iterable
     installed.update(order)
 
 
-__all__ = ["MACROS", "USER_FUNCTIONS", "VIEWS", "ensure", "install", "referenced_views", "show_jobs_sql"]
+__all__ = [
+    "MACROS",
+    "USER_FUNCTIONS",
+    "VIEWS",
+    "ensure",
+    "install",
+    "referenced_views",
+    "show_jobs_sql",
+]

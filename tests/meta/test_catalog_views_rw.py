@@ -125,7 +125,9 @@ def test_node_json_scan_types_and_merges(session: Session) -> None:
         assert [n["identity"] for n in nodes][: len(f.operators)] == f.operators
         scans = [n["streamScan"] for n in nodes if "streamScan" in n]
         if f.scan_type is not None:
-            assert scans == [{"streamScanType": f"STREAM_SCAN_TYPE_{f.scan_type}", "tableId": f.scans[0]}]
+            assert scans == [
+                {"streamScanType": f"STREAM_SCAN_TYPE_{f.scan_type}", "tableId": f.scans[0]}
+            ]
             seen_scan_types.add(scans[0]["streamScanType"])
         else:
             assert scans == []
@@ -210,14 +212,10 @@ def test_actor_dispatchers(session: Session) -> None:
     c = session.meta.catalog
     model = model_fragments(session)
     rows = query(session, "SELECT actor_id, fragment_id, dispatcher FROM rw_actor_infos")
-    assert sorted(int(r[0]) for r in rows) == sorted(
-        a.actor_id for a in c.actors_of(list(model))
-    )
-    for actor_id, fid, text in rows:
+    assert sorted(int(r[0]) for r in rows) == sorted(a.actor_id for a in c.actors_of(list(model)))
+    for _actor_id, fid, text in rows:
         dispatchers = json.loads(text)
-        outgoing = sorted(
-            (t, d) for s, t, d in c.edges_touching([int(fid)]) if s == int(fid)
-        )
+        outgoing = sorted((t, d) for s, t, d in c.edges_touching([int(fid)]) if s == int(fid))
         assert [(d["dispatcherId"], d["type"]) for d in dispatchers] == [
             (t, f"DISPATCHER_TYPE_{d}") for t, d in outgoing
         ]
