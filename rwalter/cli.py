@@ -14,31 +14,23 @@ inside ``rwalter.repl``, rich only when colour is on.
 
 from __future__ import annotations
 
-import inspect
-import json
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import click
 
 from rwalter import __version__, version_text
+from rwalter.environment import Environment, ExitCode, UsageFailure
 
-__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "cli", "main"]
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+__all__ = ["ExitCode", "Options", "cli", "main", "run"]
 
 # Keep in step with rwalter.output.formats.FORMATS (a test checks it); listed here so that
 # ``--help`` does not import the renderers.
 FORMAT_NAMES = ("table", "expanded", "csv", "json", "jsonl", "markdown")
 STDIN_NAME = "<stdin>"
 COMMAND_NAME = "-c"
-
-
-class UsageFailure(Exception):
-    """A usage error found after option parsing: printed as one ``rwalter: error:`` line, exit 2."""
 
 
 # -- option parsing ----------------------------------------------------------------------------
@@ -249,43 +241,43 @@ def cli(
     )
     if snapshot and connect:
         raise UsageFailure("--snapshot and --connect cannot be used together")
-    ctx.obj = opts
+    ctx.meta["rwalter.options"] = opts
+    env = _env(ctx)
     if ctx.invoked_subcommand is not None:
-        return EXIT_OK
+        return ExitCode.OK
     if opts.inputs:
-        return run_batch(opts)
-    if _isatty(sys.stdin):
+        return run_batch(opts, env)
+    if env.stdin_isatty:
         # Options left at their defaults give way to the REPL's config file.
         default = click.core.ParameterSource.DEFAULT
         if ctx.get_parameter_source("cluster") == default:
             opts.cluster = None
         if ctx.get_parameter_source("fmt") == default:
             opts.fmt = None
-        return _run_repl(opts)
+        return _run_repl(opts, env)
     opts.inputs = [("file", "-")]
-    return run_batch(opts)
+    return run_batch(opts, env)
 
 
 @cli.command("test")
 @click.argument("files", nargs=-1, required=True, metavar="FILES...")
 @click.option("-v", "--verbose", is_flag=True, help="Report every record, not only failures.")
-@click.pass_obj
-def test_command(opts: Options, files: tuple[str, ...], verbose: bool) -> int:
+@click.pass_context
+def test_command(ctx: click.Context, files: tuple[str, ...], verbose: bool) -> int:
     """Run sqllogictest files against the simulator (--cluster/--clock/--meta are defaults)."""
+    opts: Options = ctx.meta["rwalter.options"]
     try:
         from rwalter import slt
     except ImportError as exc:
         raise UsageFailure(f"the sqllogictest runner is not available: {exc}") from None
-    rc = _call_supported(
-        slt.main,
+    return slt.main(
         list(files),
         verbose=verbose,
         cluster=opts.cluster,
         clock=opts.clock,
         meta_config=opts.meta_config or None,
-        no_color=opts.no_color,
+        env=_env(ctx),
     )
-    return int(rc or 0)
 
 
 @cli.group("snapshot")
@@ -298,7 +290,8 @@ def snapshot_group() -> None:
     "--connect", "url", required=True, metavar="URL", help="postgresql://root@host:4566/dev"
 )
 @click.argument("directory", metavar="DIR")
-def snapshot_export(url: str, directory: str) -> int:
+@click.pass_context
+def snapshot_export(ctx: click.Context, url: str, directory: str) -> int:
     """Read the cluster's rw_catalog into DIR: one CSV per relation and a manifest."""
     from rwalter.live.export import ExportError, PostgresSource, export_snapshot
 
@@ -311,13 +304,15 @@ def snapshot_export(url: str, directory: str) -> int:
     except (ExportError, OSError) as exc:
         raise UsageFailure(str(exc)) from None
     missing = manifest["missing"]
-    click.echo(
+    err = _env(ctx).stderr
+    err.write(
         f"wrote {directory}: {manifest['risingwave_version']}, databases "
         f"{', '.join(manifest['databases'])}"
-        + (f"; not exported: {', '.join(missing)}" if missing else ""),
-        err=True,
+        + (f"; not exported: {', '.join(missing)}" if missing else "")
+        + "\n"
     )
-    return EXIT_OK
+    err.flush()
+    return ExitCode.OK
 
 
 @snapshot_group.command("script")
@@ -328,94 +323,74 @@ def snapshot_export(url: str, directory: str) -> int:
     metavar="NAME",
     help="A database to export (repeatable; default dev).",
 )
-def snapshot_script(databases: tuple[str, ...]) -> int:
+@click.pass_context
+def snapshot_script(ctx: click.Context, databases: tuple[str, ...]) -> int:
     """Print the same export as a psql script, for a host with psql but no Python."""
     from rwalter.live.export import psql_script
 
-    click.echo(psql_script(list(databases) or ["dev"]), nl=False)
-    return EXIT_OK
+    out = _env(ctx).stdout
+    out.write(psql_script(list(databases) or ["dev"]))
+    out.flush()
+    return ExitCode.OK
 
 
 @cli.command("explain")
 @click.argument("code", required=False)
-def explain_command(code: str | None) -> int:
+@click.pass_context
+def explain_command(ctx: click.Context, code: str | None) -> int:
     """Explain an error code: what it means, why, the ways out. Without CODE, list the codes."""
     from rwalter import explain
 
+    out = _env(ctx).stdout
     if code is None:
         for known in explain.codes():
             entry = explain.get(known)
-            click.echo(f"{known}  {entry.title if entry else ''}".rstrip())
-        return EXIT_OK
+            out.write(f"{known}  {entry.title if entry else ''}".rstrip() + "\n")
+        out.flush()
+        return ExitCode.OK
     entry = explain.get(code)
     if entry is None:
         raise UsageFailure(
             f"unknown error code {code!r}; known codes: {', '.join(explain.codes())}"
         )
-    click.echo(explain.render(entry), nl=False)
-    return EXIT_OK
+    out.write(explain.render(entry))
+    out.flush()
+    return ExitCode.OK
 
 
 # -- helpers -----------------------------------------------------------------------------------
 
 
-def _isatty(stream: TextIO | None) -> bool:
-    try:
-        return bool(stream is not None and stream.isatty())
-    except (ValueError, OSError, AttributeError):
-        return False
-
-
-def _call_supported(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call ``fn`` with the keyword arguments it declares (colleagues' entry points may differ)."""
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return fn(*args)
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return fn(*args, **kwargs)
-    return fn(*args, **{k: v for k, v in kwargs.items() if k in params})
+def _env(ctx: click.Context) -> Environment:
+    """The Environment :func:`run` was given (the root context's ``obj``)."""
+    env = ctx.find_root().obj
+    return env if isinstance(env, Environment) else Environment.from_process()
 
 
 def _init_config(ctx: click.Context) -> None:
     from rwalter.repl import init_config
 
+    env = _env(ctx)
     try:
-        click.echo(f"wrote {init_config()}")
+        env.stdout.write(f"wrote {init_config(env)}\n")
+        env.stdout.flush()
     except OSError as exc:
         raise UsageFailure(str(exc)) from None
-    ctx.exit(EXIT_OK)
+    ctx.exit(ExitCode.OK)
 
 
-def _run_repl(opts: Options) -> int:
+def _run_repl(opts: Options, env: Environment) -> int:
     try:
         from rwalter import repl
     except ImportError as exc:
         raise UsageFailure(f"the interactive REPL is not available: {exc}") from None
-    entry = getattr(repl, "main", None) or getattr(repl, "run", None)
-    if entry is None:
-        raise UsageFailure(
-            "the interactive REPL is not available in this build; run SQL with -c SQL or -f FILE"
-        )
-    rc = _call_supported(
-        entry,
-        cluster=opts.cluster,
-        clock=opts.clock,
-        db_path=opts.db,
-        meta_config=opts.meta_config,
-        fmt=opts.fmt,
-        on_error=opts.on_error or "continue",
-        echo=opts.echo,
-        output=opts.output,
-        no_color=opts.no_color,
-    )
-    return int(rc or 0)
+    return repl.main(opts, env)
 
 
 # -- the batch runner --------------------------------------------------------------------------
 
 
-def _read_inputs(inputs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _read_inputs(inputs: list[tuple[str, str]], stdin: TextIO | None) -> list[tuple[str, str]]:
     """Every input as ``(name, text)``, read before anything runs (an unreadable file is exit 2)."""
     sources: list[tuple[str, str]] = []
     stdin_text: str | None = None
@@ -425,7 +400,7 @@ def _read_inputs(inputs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif value == "-":
             if stdin_text is None:
                 try:
-                    stdin_text = sys.stdin.read() if sys.stdin is not None else ""
+                    stdin_text = stdin.read() if stdin is not None else ""
                 except UnicodeDecodeError:
                     raise UsageFailure("cannot read stdin: not UTF-8 text") from None
                 except OSError as exc:
@@ -442,31 +417,16 @@ def _read_inputs(inputs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return sources
 
 
-def _open_session(opts: Options) -> Any:
-    """The simulator session; a bad ``--cluster`` or an unusable ``--db`` is a usage error."""
-    from rwalter.meta.catalog import StoreError
-    from rwalter.meta.cluster import ClusterSpecError, parse_cluster_spec
-
-    try:
-        parse_cluster_spec(opts.cluster)
-    except ClusterSpecError as exc:
-        raise UsageFailure(str(exc)) from None
-    from rwalter.session import Session
+def _open_session(opts: Options, env: Environment) -> Any:
+    """The run's session: a fresh or ``--db`` cluster, or one loaded by ``rwalter.live``."""
+    from rwalter.session import open_session
 
     if opts.snapshot or opts.connect:
-        return _open_loaded_session(opts)
-    try:
-        return Session(
-            opts.cluster, opts.clock or "manual", opts.db, meta_config=opts.meta_config or None
-        )
-    except (ClusterSpecError, StoreError) as exc:
-        raise UsageFailure(str(exc)) from None
-    except Exception as exc:
-        what = f"cannot open --db {opts.db}" if opts.db else "cannot start the simulator"
-        raise UsageFailure(f"{what}: {type(exc).__name__}: {exc}") from None
+        return _open_loaded_session(opts, env)
+    return open_session(opts.cluster, opts.clock or "manual", opts.db, opts.meta_config)
 
 
-def _open_loaded_session(opts: Options) -> Any:
+def _open_loaded_session(opts: Options, env: Environment) -> Any:
     """A session on a cluster loaded from ``--snapshot`` or ``--connect`` (``rwalter.live``)."""
     from rwalter.live import cluster
     from rwalter.meta.catalog import StoreError
@@ -481,99 +441,45 @@ def _open_loaded_session(opts: Options) -> Any:
     except (cluster.SnapshotError, cluster.ExportError, StoreError) as exc:
         raise UsageFailure(str(exc)) from None
     origin = f"snapshot {opts.snapshot}" if opts.snapshot else "cluster"
-    sys.stderr.write(cluster.startup_block(report, origin, meta) + "\n")
+    env.stderr.write(cluster.startup_block(report, origin, meta) + "\n")
     return Session(meta=meta, owns_meta=True)
 
 
 class BatchRun:
-    """Runs the inputs in order and routes every result (stdout: results; stderr: the rest)."""
+    """Runs the inputs in order; every result goes through one :class:`Console`."""
 
-    def __init__(
-        self,
-        opts: Options,
-        session: Any,
-        out: TextIO,
-        err: TextIO,
-        color_out: bool,
-        color_err: bool,
-    ) -> None:
-        from rwalter.output.formats import render
-
+    def __init__(self, opts: Options, session: Any, console: Any) -> None:
         self.opts = opts
         self.session = session
-        self.out, self.err = out, err
-        self.color_out, self.color_err = color_out, color_err
-        self.render = render
-        self.jsonl = opts.fmt == "jsonl"
+        self.console = console
         self.failed = False
-        self._explain_codes: set[str] | None = None
 
     def run(self, sources: list[tuple[str, str]]) -> int:
         from rwalter.sql.split import split_script
 
         stop = (self.opts.on_error or "stop") == "stop"
+        echo = self.opts.echo and self.opts.fmt != "jsonl"
         for name, text in sources:
             lines = text.split("\n")
             for unit in split_script(text):
-                if self.opts.echo and not self.jsonl:
-                    self._write(
-                        self.out,
-                        unit.text + (";" if getattr(unit, "terminated", False) else "") + "\n",
-                    )
+                if echo:
+                    semicolon = ";" if unit.terminated else ""
+                    self.console.write(self.console.out, unit.text + semicolon + "\n")
                 result = self.session.run(unit, name)
-                self.emit(result, lines)
+                self.console.emit(result, lines, self.opts.fmt)
                 if result.error is not None:
                     self.failed = True
                     if stop:
-                        return EXIT_FAILED
-        return EXIT_FAILED if self.failed else EXIT_OK
-
-    def emit(self, result: Any, source_lines: list[str]) -> None:
-        if self.jsonl:
-            self._write(self.out, json.dumps(result.to_record(), ensure_ascii=False) + "\n")
-            return
-        for notice in result.notices:
-            self._write(self.err, f"NOTICE:  {notice}\n")
-        if result.error is not None:
-            self._write(self.err, self._error_text(result, source_lines))
-            return
-        rendered = self.render(result, self.opts.fmt, color=self.color_out)
-        if rendered.out:
-            self._write(self.out, rendered.out)
-        if rendered.err:
-            self._write(self.err, rendered.err)
-
-    def _error_text(self, result: Any, source_lines: list[str]) -> str:
-        from rwalter.output.errors import locate, render_error
-
-        error = result.error
-        loc = locate(result.source, result.line, result.col, error, source_lines, result.sql)
-        return render_error(
-            error, loc, explain_hint=self._explain_hint(error.code), color=self.color_err
-        )
-
-    def _explain_hint(self, code: str) -> str | None:
-        if self._explain_codes is None:
-            try:
-                from rwalter import explain
-
-                self._explain_codes = set(explain.codes())
-            except Exception:  # the explanations are a courtesy, never a failure
-                self._explain_codes = set()
-        return f"rwalter explain {code}" if code in self._explain_codes else None
-
-    def _write(self, stream: TextIO, text: str) -> None:
-        # Keep stdout and stderr interleaved as produced when both go to one terminal.
-        other = self.err if stream is self.out else self.out
-        other.flush()
-        stream.write(text)
-        stream.flush()
+                        return ExitCode.FAILED
+        return ExitCode.FAILED if self.failed else ExitCode.OK
 
 
-def run_batch(opts: Options) -> int:
+def run_batch(opts: Options, env: Environment) -> int:
     """Read every input, open the session, run; returns the exit code."""
-    sources = _read_inputs(opts.inputs)
-    out: TextIO = sys.stdout
+    from rwalter.output.console import Console
+
+    sources = _read_inputs(opts.inputs, env.stdin)
+    out: TextIO = env.stdout
     close_out = False
     if opts.output:
         try:
@@ -581,19 +487,15 @@ def run_batch(opts: Options) -> int:
         except OSError as exc:
             raise UsageFailure(f"cannot write {opts.output}: {exc.strerror or exc}") from None
         close_out = True
-    from rwalter.output.style import color_wanted
-
-    session = _open_session(opts)
+    session = _open_session(opts, env)
     try:
-        runner = BatchRun(
-            opts,
-            session,
+        console = Console(
             out,
-            sys.stderr,
-            color_out=not close_out and color_wanted(sys.stdout, no_color=opts.no_color),
-            color_err=color_wanted(sys.stderr, no_color=opts.no_color),
+            env.stderr,
+            color_out=env.color_for(out, no_color=opts.no_color),
+            color_err=env.color_for(env.stderr, no_color=opts.no_color),
         )
-        return runner.run(sources)
+        return BatchRun(opts, session, console).run(sources)
     finally:
         try:
             session.close()
@@ -605,43 +507,53 @@ def run_batch(opts: Options) -> int:
 # -- entry point -------------------------------------------------------------------------------
 
 
-def _fail(message: str) -> None:
+def _fail(env: Environment, message: str) -> None:
     try:
-        sys.stderr.write(f"rwalter: error: {message}\n")
-        sys.stderr.flush()
+        env.stderr.write(f"rwalter: error: {message}\n")
+        env.stderr.flush()
     except (OSError, ValueError):
         pass
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, env: Environment | None = None) -> None:
     """Run, then exit with the contract's code (never a traceback)."""
-    sys.exit(run(argv))
+    sys.exit(run(argv, env))
 
 
-def run(argv: list[str] | None = None) -> int:
-    """Everything ``rwalter`` does, down to the exit code of cli-contract.md."""
+def run(argv: list[str] | None = None, env: Environment | None = None) -> int:
+    """Everything ``rwalter`` does, down to the exit code of cli-contract.md.
+
+    ``env`` is the process's outside (streams, terminals, ``NO_COLOR``, config directory);
+    :meth:`Environment.from_process` when not given. Tests pass one with ``StringIO`` streams.
+    """
+    env = env or Environment.from_process()
     try:
-        rc = cli.main(args=argv, prog_name="rwalter", standalone_mode=False)
+        rc = cli.main(
+            args=argv,
+            prog_name="rwalter",
+            standalone_mode=False,
+            obj=env,
+        )
     except UsageFailure as exc:
-        _fail(str(exc))
-        rc = EXIT_USAGE
+        _fail(env, str(exc))
+        rc = ExitCode.USAGE
     except click.exceptions.Exit as exc:
         rc = exc.exit_code
     except click.ClickException as exc:
-        exc.show()
-        rc = EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code
+        exc.show(file=env.stderr)
+        rc = ExitCode.USAGE if isinstance(exc, click.UsageError) else exc.exit_code
     except (click.Abort, KeyboardInterrupt):
-        _fail("interrupted")
-        rc = EXIT_INTERRUPTED
+        _fail(env, "interrupted")
+        rc = ExitCode.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``rwalter ... | head``): stop quietly, as psql does.
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            os.dup2(devnull, env.stdout.fileno())
         except (OSError, ValueError):
             pass
-        rc = EXIT_FAILED
+        rc = ExitCode.FAILED
     except Exception as exc:  # a bug in rwalter: say so in one line, never a traceback
-        _fail(f"internal error: {type(exc).__name__}: {exc}")
-        rc = EXIT_FAILED
-    return rc if isinstance(rc, int) else EXIT_OK
+        _fail(env, f"internal error: {type(exc).__name__}: {exc}")
+        rc = ExitCode.FAILED
+    return int(rc) if isinstance(rc, int) else int(ExitCode.OK)

@@ -123,3 +123,21 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def open_session(
+    cluster: str, clock: str, db_path: str | None, meta_config: dict[str, object] | None
+) -> Session:
+    """The session of a run (batch or REPL); a bad ``--cluster`` or unusable ``--db`` is exit 2."""
+    from rwalter.environment import UsageFailure
+    from rwalter.meta.catalog import StoreError
+    from rwalter.meta.cluster import ClusterSpecError, parse_cluster_spec
+
+    try:
+        parse_cluster_spec(cluster)
+        return Session(cluster, clock, db_path, meta_config=meta_config or None)
+    except (ClusterSpecError, StoreError) as exc:
+        raise UsageFailure(str(exc)) from None
+    except Exception as exc:
+        what = f"cannot open --db {db_path}" if db_path else "cannot start the simulator"
+        raise UsageFailure(f"{what}: {type(exc).__name__}: {exc}") from None

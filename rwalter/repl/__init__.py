@@ -15,20 +15,24 @@ The import here is lazy so that ``import rwalter.repl`` stays cheap; the modules
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rwalter.cli import Options
+    from rwalter.environment import Environment
 
 __all__ = ["init_config", "main"]
 
 
-def main(**kwargs: Any) -> int:
-    """Run the REPL; keyword arguments as ``rwalter.repl.app.main``."""
+def main(opts: Options, env: Environment) -> int:
+    """Run the REPL with the command line's options in the process's environment."""
     from rwalter.repl.app import main as run
 
-    return run(**kwargs)
+    return run(opts, env)
 
 
-def init_config(force: bool = False) -> str:
+def init_config(env: Environment, force: bool = False) -> str:
     """Write the commented config template (``rwalter --init-config``); returns its path."""
-    from rwalter.repl.config import write_template
+    from rwalter.repl.config import config_path, write_template
 
-    return str(write_template(force=force))
+    return str(write_template(config_path(env), force=force))

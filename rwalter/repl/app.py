@@ -17,22 +17,25 @@ lines typed here print the same text. Only the hint under an error differs: it n
 from __future__ import annotations
 
 import contextlib
+import io
 import shutil
-import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from rwalter.environment import Environment, UsageFailure
 from rwalter.errors import RwError
+from rwalter.output.console import Console
 from rwalter.repl.catalog import CatalogSnapshot, load_snapshot
 from rwalter.repl.commands import REPL_COMMANDS, ReplState, edit_text, parse_line
-from rwalter.repl.config import Config, history_path, load_config
+from rwalter.repl.config import Config, config_path, history_path, load_config
 from rwalter.result import Result
-from rwalter.sql.split import Unit, is_complete, split_script
+from rwalter.sql.split import Unit, split_script
+
+if TYPE_CHECKING:
+    from rwalter.cli import Options
 
 __all__ = ["Repl", "main"]
 
-PROMPT = "rwalter=> "
-CONTINUATION = "rwalter-> "
 REPL_SOURCE = "<repl>"
 
 
@@ -50,14 +53,26 @@ class Repl:
         err: TextIO | None = None,
         color: bool = False,
         realtime: bool = True,
+        env: Environment | None = None,
     ) -> None:
         self.session = session
         self.config = config
         self.state = state
-        self.out = out or sys.stdout
-        self.err = err or sys.stderr
+        self.env = env or Environment(io.StringIO(), out or io.StringIO(), err or io.StringIO())
+        self.out = out or self.env.stdout
+        self.err = err or self.env.stderr
         self.color = color
         self.realtime = realtime
+        # Same console as batch runs; only the hint (\explain) and the tolerance of a failed
+        # write (an \o file on a full disk must not end the REPL) differ.
+        self.console = Console(
+            self.out,
+            self.err,
+            color_out=color,
+            color_err=color,
+            explain_command="\\explain",
+            keep_going=True,
+        )
         self.prompt_session: Any = None
         self.toolbar: Any = None
         # The completion data: built when completion first asks (the first prompt does not wait
@@ -97,12 +112,12 @@ class Repl:
             for result in self._results(unit, source):
                 self.emit(result, lines)
         except KeyboardInterrupt:
-            self._write(self.err, "cancelled by Ctrl-C\n")
+            self.console.notice("cancelled by Ctrl-C")
         except Exception as exc:  # a bug must not end the REPL or print a traceback
-            self._write(self.err, f"rwalter: internal error: {type(exc).__name__}: {exc}\n")
+            self.console.notice(f"rwalter: internal error: {type(exc).__name__}: {exc}")
         if self.state.timing and unit.kind == "sql":
             ms = (time.perf_counter() - started) * 1000
-            self._write(self.err, f"Time: {ms:.3f} ms\n")
+            self.console.notice(f"Time: {ms:.3f} ms")
         self.refresh_snapshot()
 
     def _results(self, unit: Unit, source: str) -> list[Result]:
@@ -124,20 +139,7 @@ class Repl:
 
     # -- printing -----------------------------------------------------------------------
     def emit(self, result: Result, lines: list[str]) -> None:
-        from rwalter.output.formats import render
-
-        for notice in result.notices:
-            self._write(self.err, f"NOTICE:  {notice}\n")
-        if result.error is not None:
-            self._write(self.err, self._error_text(result, lines))
-            return
-        out = self.state.output or self.out
-        color = self.color and self.state.output is None
-        rendered = render(result, self._format_for(result), color=color)
-        if rendered.out:
-            self._write(out, rendered.out)
-        if rendered.err:
-            self._write(self.err, rendered.err)
+        self.console.emit(result, lines, self._format_for(result), out=self.state.output)
 
     def _format_for(self, result: Result) -> str:
         fmt = self.state.fmt
@@ -153,31 +155,25 @@ class Repl:
                 return "expanded"
         return fmt
 
-    def _error_text(self, result: Result, lines: list[str]) -> str:
-        from rwalter import explain
-        from rwalter.output.errors import locate, render_error
-
-        error = result.error
-        assert error is not None
-        loc = locate(result.source, result.line, result.col, error, lines, result.sql)
-        hint = f"\\explain {error.code}" if error.code in explain.codes() else None
-        return render_error(error, loc, explain_hint=hint, color=self.color)
-
-    def _write(self, stream: TextIO, text: str) -> None:
-        other = self.err if stream is self.out else self.out
-        try:
-            other.flush()
-            stream.write(text)
-            stream.flush()
-        except (OSError, ValueError) as exc:
-            if stream is not self.err:
-                self.err.write(f"rwalter: cannot write results: {exc}\n")
-
     # -- the prompt ---------------------------------------------------------------------
     def build_prompt(self) -> Any:
         from rwalter.repl.keys import build_prompt_session
+        from rwalter.repl.toolbar import Toolbar
 
-        return build_prompt_session(self)
+        if self.config.toolbar:
+            self.toolbar = Toolbar(
+                self.session,
+                interval=self.config.refresh_interval,
+                realtime=self.realtime,
+                mode=_editing_mode,
+            )
+        return build_prompt_session(
+            self.config,
+            lambda: self.snapshot,
+            toolbar=self.toolbar,
+            color=self.color,
+            history_file=str(history_path(self.env)),
+        )
 
     def loop(self) -> int:
         """Read, run, repeat until ``\\q`` or Ctrl-D."""
@@ -215,7 +211,7 @@ class Repl:
             self.emit(Result(error=err, kind="meta", source=REPL_SOURCE), [])
             return ""
         except Exception as exc:
-            self._write(self.err, f"rwalter: \\e failed: {exc}\n")
+            self.console.notice(f"rwalter: \\e failed: {exc}")
             return ""
         return (edited or "").rstrip("\n")
 
@@ -230,75 +226,45 @@ class Repl:
         )
 
 
-def is_ready(text: str) -> bool:
-    """Enter runs the buffer when it is a complete unit (``is_complete``) and not blank."""
-    return bool(text.strip()) and is_complete(text)
+def _editing_mode() -> str:
+    """``vi`` or ``emacs`` for the toolbar, from the running prompt_toolkit application."""
+    try:
+        from prompt_toolkit.application.current import get_app
+        from prompt_toolkit.enums import EditingMode
+
+        return "vi" if get_app().editing_mode == EditingMode.VI else "emacs"
+    except Exception:
+        return ""
 
 
-def main(
-    cluster: str | None = None,
-    clock: str | None = None,
-    db_path: str | None = None,
-    meta_config: dict[str, Any] | None = None,
-    fmt: str | None = None,
-    output: str | None = None,
-    no_color: bool = False,
-    **_ignored: Any,
-) -> int:
+def main(opts: Options, env: Environment) -> int:
     """Start the REPL (called by ``rwalter.cli`` when stdin is a terminal)."""
-    from rwalter.output.style import color_wanted
+    from rwalter.session import open_session
 
-    config = load_config()
+    config = load_config(config_path(env))
     for warning in config.warnings:
-        sys.stderr.write(f"rwalter: warning: {warning}\n")
-    cluster = cluster or config.cluster or "3x4"
-    clock = clock or config.clock or "realtime"
+        env.stderr.write(f"rwalter: warning: {warning}\n")
+    cluster = opts.cluster or config.cluster or "3x4"
+    clock = opts.clock or config.clock or "realtime"
     state = ReplState(
-        fmt=fmt or config.format or "table",
+        fmt=opts.fmt or config.format or "table",
         timing=config.timing,
         expanded=config.expanded,
         editor=config.editor,
     )
-    if output:
+    if opts.output:
         try:
-            state.output = open(output, "w", encoding="utf-8")  # noqa: SIM115 - closed at exit
-            state.output_path = output
+            state.output = open(opts.output, "w", encoding="utf-8")  # noqa: SIM115 - closed at exit
+            state.output_path = opts.output
         except OSError as exc:
-            sys.stderr.write(f"rwalter: error: cannot write {output}: {exc.strerror or exc}\n")
-            return 2
-    session = _open_session(cluster, clock, db_path, meta_config)
-    if session is None:
-        return 2
-    color = color_wanted(sys.stdout, no_color=no_color)
+            raise UsageFailure(f"cannot write {opts.output}: {exc.strerror or exc}") from None
+    session = open_session(cluster, clock, opts.db, opts.meta_config)
+    color = env.color_for(env.stdout, no_color=opts.no_color)
     try:
-        repl = Repl(session, config, state, color=color, realtime=clock == "realtime")
-        sys.stdout.write(repl.banner(cluster, clock))
-        sys.stdout.flush()
+        repl = Repl(session, config, state, color=color, realtime=clock == "realtime", env=env)
+        env.stdout.write(repl.banner(cluster, clock))
+        env.stdout.flush()
         return repl.loop()
     finally:
         with contextlib.suppress(Exception):
             session.close()
-
-
-def _open_session(
-    cluster: str, clock: str, db_path: str | None, meta_config: dict[str, Any] | None
-) -> Any:
-    from rwalter.meta.cluster import ClusterSpecError, parse_cluster_spec
-    from rwalter.session import Session
-
-    try:
-        parse_cluster_spec(cluster)
-        return Session(cluster, clock, db_path, meta_config=meta_config or None)
-    except ClusterSpecError as exc:
-        sys.stderr.write(f"rwalter: error: {exc}\n")
-    except Exception as exc:
-        what = f"cannot open --db {db_path}" if db_path else "cannot start the simulator"
-        sys.stderr.write(f"rwalter: error: {what}: {type(exc).__name__}: {exc}\n")
-    return None
-
-
-def history_file() -> str:
-    path = history_path()
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-    return str(path)

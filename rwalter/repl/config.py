@@ -13,12 +13,13 @@ falls back to the default, with one warning line.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from rwalter.environment import Environment
 
 __all__ = ["Config", "config_path", "history_path", "load_config", "template", "write_template"]
 
@@ -60,19 +61,14 @@ _KEYS: dict[tuple[str, str], tuple[str, Any]] = {
 }
 
 
-def _xdg(var: str, fallback: str) -> Path:
-    value = os.environ.get(var)
-    if value and os.path.isabs(value):
-        return Path(value)
-    return Path.home() / fallback
+def config_path(env: Environment | None = None) -> Path:
+    """``config.toml`` in the environment's config directory (``$XDG_CONFIG_HOME/rwalter``)."""
+    return (env or Environment.from_process()).config_dir / "config.toml"
 
 
-def config_path() -> Path:
-    return _xdg("XDG_CONFIG_HOME", ".config") / "rwalter" / "config.toml"
-
-
-def history_path() -> Path:
-    return _xdg("XDG_STATE_HOME", ".local/state") / "rwalter" / "history"
+def history_path(env: Environment | None = None) -> Path:
+    """The REPL's history file, in the state directory (``$XDG_STATE_HOME/rwalter``)."""
+    return (env or Environment.from_process()).state_dir / "history"
 
 
 def template() -> str:

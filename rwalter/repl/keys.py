@@ -17,6 +17,8 @@ Why it exists: pgcli expresses "does Enter run the buffer?" as small prompt_tool
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from prompt_toolkit import PromptSession
@@ -31,9 +33,12 @@ from prompt_toolkit.styles import Style, merge_styles
 
 from rwalter.repl.completion import RwCompleter
 from rwalter.repl.lexer import RisingWaveLexer
-from rwalter.repl.toolbar import Toolbar
+from rwalter.sql.split import is_complete
 
-__all__ = ["build_prompt_session", "key_bindings"]
+__all__ = ["CONTINUATION", "PROMPT", "build_prompt_session", "is_ready", "key_bindings"]
+
+PROMPT = "rwalter=> "
+CONTINUATION = "rwalter-> "
 
 BASE_STYLE = {
     "prompt": "bold",
@@ -45,6 +50,11 @@ BASE_STYLE = {
     "completion-menu.meta.completion": "bg:#262626 #8a8a8a",
     "completion-menu.meta.completion.current": "bg:#5f87af #eeeeee",
 }
+
+
+def is_ready(text: str) -> bool:
+    """Enter runs the buffer when it is a complete unit (``is_complete``) and not blank."""
+    return bool(text.strip()) and is_complete(text)
 
 
 def key_bindings(ready: Any) -> KeyBindings:
@@ -104,35 +114,27 @@ def _style(config: Any, color: bool) -> Any:
     return merge_styles(styles)
 
 
-def build_prompt_session(repl: Any) -> PromptSession:
-    """The PromptSession for ``repl`` (an :class:`rwalter.repl.app.Repl`)."""
-    from rwalter.repl.app import CONTINUATION, PROMPT, history_file, is_ready
-
-    config = repl.config
+def _history(path: str | None) -> Any:
+    if path is None:
+        return InMemoryHistory()
     try:
-        history: Any = FileHistory(history_file())
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        return FileHistory(path)
     except OSError:
-        history = InMemoryHistory()
+        return InMemoryHistory()
+
+
+def build_prompt_session(
+    config: Any,
+    get_snapshot: Callable[[], Any],
+    *,
+    toolbar: Any = None,
+    color: bool = False,
+    history_file: str | None = None,
+) -> PromptSession:
+    """The PromptSession: ``config`` (repl.config.Config), the completion snapshot's getter,
+    the bottom toolbar (or None), colour, and where history is kept (None: in memory)."""
     vi = config.key_bindings == "vi"
-
-    def mode() -> str:
-        try:
-            from prompt_toolkit.application.current import get_app
-
-            return "vi" if get_app().editing_mode == EditingMode.VI else "emacs"
-        except Exception:
-            return ""
-
-    toolbar = None
-    if config.toolbar:
-        toolbar = Toolbar(
-            repl.session,
-            interval=config.refresh_interval,
-            realtime=repl.realtime,
-            mode=mode,
-        )
-        repl.toolbar = toolbar
-    color = repl.color
     return PromptSession(
         message=[("class:prompt", PROMPT)],
         multiline=True,
@@ -140,11 +142,11 @@ def build_prompt_session(repl: Any) -> PromptSession:
             ("class:continuation", CONTINUATION.rjust(width))
         ],
         key_bindings=key_bindings(is_ready),
-        history=history,
+        history=_history(history_file),
         auto_suggest=AutoSuggestFromHistory() if config.auto_suggest else None,
         enable_history_search=False,
         search_ignore_case=True,
-        completer=RwCompleter(lambda: repl.snapshot),
+        completer=RwCompleter(get_snapshot),
         complete_while_typing=config.complete_while_typing,
         lexer=PygmentsLexer(RisingWaveLexer) if color else None,
         style=_style(config, color),

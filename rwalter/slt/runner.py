@@ -8,11 +8,11 @@ import dataclasses
 import difflib
 import glob
 import os
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rwalter.environment import Environment, ExitCode
 from rwalter.slt.common import ENGINE_LABEL, SessionLike
 from rwalter.slt.compare import (
     actual_lines,
@@ -320,6 +320,7 @@ def main(
     clock: str | None = None,
     meta_config: dict[str, object] | None = None,
     session_factory: SessionFactory | None = None,
+    env: Environment | None = None,
 ) -> int:
     """``rwalter test FILE...``: run every file, print failures and ``N passed, N failed``.
 
@@ -327,33 +328,35 @@ def main(
     whose ``# rwalter:`` header does not set them. Returns 0 when every record passed, 1 on any
     failure, 2 when a file cannot be read.
     """
+    env = env or Environment.from_process()
+    out, err = env.stdout, env.stderr
     defaults = Header(cluster or "3x4", clock or "manual", dict(meta_config or {}))
     paths = collect_files(files)
     unreadable = [p for p in paths if not os.path.isfile(p) or not os.access(p, os.R_OK)]
     if unreadable:
         for p in unreadable:
-            print(f"rwalter test: cannot read {p}", file=sys.stderr)
-        return 2
+            print(f"rwalter test: cannot read {p}", file=err)
+        return ExitCode.USAGE
     if not paths:
-        print("rwalter test: no .slt files given", file=sys.stderr)
-        return 2
+        print("rwalter test: no .slt files given", file=err)
+        return ExitCode.USAGE
     passed = failed = 0
     for path in paths:
         try:
             rep = run_file(
                 path, session_factory=session_factory, defaults=defaults, verbose=verbose
             )
-        except (OSError, UnicodeDecodeError) as err:
-            print(f"rwalter test: cannot read {path}: {err}", file=sys.stderr)
-            return 2
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"rwalter test: cannot read {path}: {exc}", file=err)
+            return ExitCode.USAGE
         passed += rep.passed
         failed += rep.failed
         for failure in rep.failures:
-            print(failure, end="\n\n")
+            print(failure, end="\n\n", file=out)
         for note in rep.notes:
-            print(f"note: {note}", file=sys.stderr)
+            print(f"note: {note}", file=err)
         if verbose:
             status = "ok" if rep.failed == 0 else "FAILED"
-            print(f"{path}: {status} ({rep.passed} passed, {rep.failed} failed)", file=sys.stderr)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            print(f"{path}: {status} ({rep.passed} passed, {rep.failed} failed)", file=err)
+    print(f"{passed} passed, {failed} failed", file=out, flush=True)
+    return ExitCode.FAILED if failed else ExitCode.OK

@@ -8,6 +8,7 @@ imports, tty/NO_COLOR, stdin) goes through :func:`run_sub`.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from rwalter.cli import main
+from rwalter.environment import Environment
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,12 +31,20 @@ class Run:
     err: str
 
 
-def invoke(args: list[str], input: str | None = None, env: dict[str, str] | None = None) -> Run:
-    """``rwalter ARGS`` in this process, stdin from ``input`` (not a tty)."""
+def invoke(
+    args: list[str],
+    input: str | None = None,
+    env: dict[str, str] | None = None,
+    tty: bool = False,
+) -> Run:
+    """``rwalter ARGS`` in this process, stdin from ``input`` (a tty when ``tty``)."""
     runner = CliRunner()
     with runner.isolation(input=input or "", env=env) as streams:
+        environment = Environment.from_process()
+        if tty:
+            environment = dataclasses.replace(environment, stdin_isatty=True)
         try:
-            main(args)
+            main(args, environment)
             code = 0
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 1

@@ -411,7 +411,7 @@ def test_keyboard_interrupt_is_130(monkeypatch) -> None:
 
 
 def test_internal_bug_is_one_line_not_a_traceback(monkeypatch) -> None:
-    monkeypatch.setattr(cli_module, "run_batch", lambda opts: 1 / 0)
+    monkeypatch.setattr(cli_module, "run_batch", lambda opts, env: 1 / 0)
     r = invoke(["-c", "SELECT 1"])
     assert (
         r.code == 1
@@ -441,7 +441,7 @@ def test_test_subcommand_delegates(monkeypatch, tmp_path) -> None:
 
     calls = []
     fake = types.ModuleType("rwalter.slt")
-    fake.main = lambda files, cluster="3x4": calls.append((files, cluster)) or 3
+    fake.main = lambda files, cluster="3x4", env=None, **_: calls.append((files, cluster)) or 3
     monkeypatch.setitem(sys.modules, "rwalter.slt", fake)
     import rwalter
 
@@ -455,25 +455,26 @@ def test_tty_without_args_starts_the_repl(monkeypatch) -> None:
 
     seen = {}
 
-    def fake_main(cluster, clock, db_path, meta_config, **kw):
-        seen.update(cluster=cluster, clock=clock, db_path=db_path)
+    def fake_main(opts, env):
+        seen.update(cluster=opts.cluster, clock=opts.clock, db_path=opts.db)
+        assert env.stdin_isatty
         return 0
 
-    monkeypatch.setattr(cli_module, "_isatty", lambda stream: True)
     monkeypatch.setattr(repl, "main", fake_main, raising=False)
-    r = invoke(["--cluster", "2x2"])
+    r = invoke(["--cluster", "2x2"], tty=True)
     assert r.code == 0 and seen == {"cluster": "2x2", "clock": None, "db_path": None}
     # Options left at their defaults are None, so the REPL's config file decides.
     seen.clear()
-    r = invoke([])
+    r = invoke([], tty=True)
     assert r.code == 0 and seen == {"cluster": None, "clock": None, "db_path": None}
 
 
 def test_tty_without_repl_says_so(monkeypatch) -> None:
-    import rwalter.repl as repl
+    import sys
 
-    monkeypatch.setattr(cli_module, "_isatty", lambda stream: True)
-    monkeypatch.delattr(repl, "main", raising=False)
-    monkeypatch.delattr(repl, "run", raising=False)
-    r = invoke([])
+    import rwalter
+
+    monkeypatch.setitem(sys.modules, "rwalter.repl", None)  # the import fails
+    monkeypatch.delattr(rwalter, "repl", raising=False)
+    r = invoke([], tty=True)
     assert r.code == 2 and r.err.startswith("rwalter: error: the interactive REPL is not available")

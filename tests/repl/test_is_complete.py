@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rwalter.repl.app import is_ready
+from rwalter.repl.keys import is_ready
 from rwalter.sql.split import is_complete
 
 
