@@ -1,7 +1,7 @@
 """The ``rwalter`` command: batch runs (``-c``, ``-f``, stdin), the REPL, ``test`` and ``explain``.
 
 Why it exists: this is the outside of rwalter that scripts and CI depend on, so it follows
-the project's cli-contract.md to the letter: ``-c``/``-f`` run in the order given, stdout
+the project's docs/cli-contract.md to the letter: ``-c``/``-f`` run in the order given, stdout
 carries results only, errors/notices go to stderr (inside the records with ``--format jsonl``),
 and the exit code is ``0`` (all statements succeeded), ``1`` (a statement failed), ``2`` (usage:
 unknown option, unreadable file, bad ``--cluster``, a ``--db`` that cannot be opened) or ``130``
@@ -117,8 +117,8 @@ def _ordered_inputs(
     cls=_OrderedGroup,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
-    epilog="Exit codes: 0 all statements succeeded, 1 a statement failed, 2 usage error, "
-    "130 interrupted.",
+    epilog="Exit codes: 0 all statements succeeded, 1 a statement failed (a dry run that would "
+    "fail included), 2 usage error, 130 interrupted; check-alter --help for the gate's.",
 )
 @click.option(
     "-c",
@@ -334,6 +334,33 @@ def snapshot_script(ctx: click.Context, databases: tuple[str, ...]) -> int:
     return ExitCode.OK
 
 
+@cli.command("check-alter")
+@click.argument("statement", metavar='"ALTER ..."')
+@click.option("--db", metavar="PATH", help="The cluster's state file (rwalter --db).")
+@click.option("--snapshot", metavar="DIR", help="A live cluster's snapshot (rwalter.live).")
+@click.pass_context
+def check_alter_command(
+    ctx: click.Context, statement: str, db: str | None, snapshot: str | None
+) -> int:
+    """The gate: would this ALTER apply online? Prints the dry run's jsonl record.
+
+    Exit codes: 0 applies online, 3 refused (nothing saved), 4 saved but not applied until
+    recovery or automatic parallelism control (refused at the barrier, or DEFERRED), 2 an error
+    in the input.
+    """
+    from rwalter.check_alter import check_alter
+
+    opts: Options = ctx.meta["rwalter.options"]
+    return check_alter(
+        statement,
+        _env(ctx),
+        cluster=opts.cluster,
+        db=db or opts.db,
+        snapshot=snapshot,
+        meta_config=opts.meta_config,
+    )
+
+
 @cli.command("explain")
 @click.argument("code", required=False)
 @click.pass_context
@@ -521,7 +548,7 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> None:
 
 
 def run(argv: list[str] | None = None, env: Environment | None = None) -> int:
-    """Everything ``rwalter`` does, down to the exit code of cli-contract.md.
+    """Everything ``rwalter`` does, down to the exit code of docs/cli-contract.md.
 
     ``env`` is the process's outside (streams, terminals, ``NO_COLOR``, config directory);
     :meth:`Environment.from_process` when not given. Tests pass one with ``StringIO`` streams.

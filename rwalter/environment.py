@@ -7,7 +7,7 @@ frozen :class:`Environment` down (httpie's ``main(args, env=Environment())``) me
 touches ``sys.stdout`` or ``os.environ`` by itself, and a test runs any command against
 ``StringIO`` streams by building one Environment.
 
-The exit codes of ``rwalter`` (cli-contract.md, ``docs/cli-contract.md``) live here as well, as an
+The exit codes of ``rwalter`` (``docs/cli-contract.md``) live here as well, as an
 IntEnum, so that every entry point returns the same numbers.
 """
 
@@ -33,6 +33,11 @@ class ExitCode(IntEnum):
     USAGE = 2
     """The command line or its inputs are unusable: unknown option, unreadable file, bad
     ``--cluster`` spec, a ``--db`` that cannot be opened, a bad ``--meta`` setting."""
+    REFUSED = 3
+    """``check-alter``: the meta node would refuse the ALTER; nothing would be saved."""
+    PERSISTED_NOT_APPLIED = 4
+    """``check-alter``: the new value would be saved but no actor would change until recovery or
+    automatic parallelism control (refused at the barrier after saving, or DEFERRED)."""
     INTERRUPTED = 130
     """Ctrl-C (SIGINT) stopped the run, as a shell reports 128 + 2."""
 

@@ -1,7 +1,7 @@
 """The answer to one input unit (a SQL statement or a backslash command).
 
 This is what the statement runner hands to ``rwalter.output`` and what ``--format jsonl`` prints
-(cli-contract.md): the command tag RisingWave would send, the result columns and rows as psql
+(docs/cli-contract.md): the command tag RisingWave would send, the result columns and rows as psql
 prints their values, the NOTICE texts in order, the error, and the reschedule plan of an ALTER.
 """
 
@@ -38,13 +38,18 @@ class Result:
     # Blocks printed after this one in the same format (``\d NAME``: the job, its fragments).
     # The jsonl record carries only the first block.
     sections: list[Result] = field(default_factory=list)
+    # ``EXPLAIN ...`` (rwalter's dry run): its records say so, and what would happen
+    # (``rwalter.frontend.dry_run.DryRunOutcome``).
+    dry_run: bool = False
+    outcome: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
 
     def to_record(self) -> dict[str, Any]:
-        """The ``--format jsonl`` record of cli-contract.md (every key, always)."""
+        """The ``--format jsonl`` record of docs/cli-contract.md (every key, always; an EXPLAIN's
+        record adds ``dry_run`` and ``outcome``)."""
         err = None
         if self.error is not None:
             err = {
@@ -52,7 +57,7 @@ class Result:
                 "code": self.error.code,
                 "rendered": self.error.rendered(),
             }
-        return {
+        record = {
             "line": self.line,
             "kind": self.kind,
             "sql": self.sql,
@@ -63,3 +68,6 @@ class Result:
             "error": err,
             "plan": self.plan,
         }
+        if self.dry_run:
+            record.update(dry_run=True, outcome=self.outcome)
+        return record

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class Session:
-    """A session over one simulated cluster. ``cluster``/``clock``/``db_path`` as in cli-contract.md.
+    """A session over one simulated cluster. ``cluster``/``clock``/``db_path`` as in docs/cli-contract.md.
 
     ``Session(...)`` opens a meta node of its own and closes it with the session;
     ``Session.attach(meta)`` joins a node that several sessions share (one per client of

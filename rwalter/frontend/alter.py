@@ -27,6 +27,7 @@ from rwalter.frontend.binder import (
     resolve_job_for_alter,
     statement_type,
 )
+from rwalter.frontend.dry_run import explain_result
 from rwalter.frontend.hints import add_hints
 from rwalter.meta.node import RATE_LIMIT_NODE_OF_FLAG
 from rwalter.result import Result
@@ -209,16 +210,7 @@ def handle_explain_alter(session, node: ast.ExplainAlter) -> Result:
         result = Result(error=err)
     finally:
         catalog.dry_run = False
-    raise DryRun(_explain_result(result))
-
-
-def _explain_result(result: Result) -> Result:
-    out = Result(tag="EXPLAIN", plan=result.plan, notices=result.notices)
-    if result.error is not None:
-        out.text = "-- the ALTER would fail:\n" + result.error.rendered()
-    elif result.plan is None:
-        out.text = "-- the ALTER would change no actors (metadata only or layout unchanged)\n"
-    return out
+    raise DryRun(explain_result(result, deferred=bool(inner.args.get("deferred"))))
 
 
 __all__ = ["DEFERRED_NOTICE"]

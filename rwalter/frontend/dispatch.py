@@ -9,6 +9,7 @@ the frontend error RisingWave shows for that RPC (``rwalter.errors.from_meta``).
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 
 from sqlglot import exp
@@ -22,6 +23,7 @@ from rwalter.errors import (
     from_meta,
     not_implemented,
 )
+from rwalter.frontend.dry_run import invalid_explain
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import SqlParseError, parse_statement
@@ -144,12 +146,20 @@ def unmodelled(node: exp.Expression) -> RwError:
     )
 
 
+_EXPLAIN_ALTER = re.compile(r"\s*EXPLAIN\s+ALTER\b", re.IGNORECASE)
+
+
 def run_statement(session, text: str) -> Result:
     """Parse, bind and run one SQL statement."""
-    node = parse(text)
-    entry = handler_for(type(node))
-    if entry is None:
-        raise unmodelled(node)
+    try:
+        node = parse(text)
+        entry = handler_for(type(node))
+        if entry is None:
+            raise unmodelled(node)
+    except RwError as err:
+        if _EXPLAIN_ALTER.match(text):  # still a dry run's record: it says it would fail
+            return invalid_explain(Result(error=err))
+        raise
     handler, rpc = entry
     session.catch_up()
     catalog = session.meta.catalog

@@ -8,6 +8,7 @@ code, looked up in :data:`HINTS`; the full explanation is ``\\explain`` / ``rwal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rwalter.errors import (
@@ -87,6 +88,13 @@ def blocked_by_creating(session, job_id: int, statement: str) -> list[str]:
 
 
 def barrier_rejected(session, job_id: int, statement: str) -> list[str]:
+    if session.meta.catalog.dry_run:
+        return [
+            "the new value would be saved (nothing is saved by a dry run); the actors would stay "
+            "as they were until the job is re-rendered.",
+            "way out: wait for the creating job, then run the ALTER; or run it now and then "
+            "WAIT; RECOVER; (or let automatic parallelism control apply it).",
+        ]
     return [
         "the new value was already persisted (see rw_streaming_jobs); the actors stay as they were "
         "until the job is re-rendered.",
@@ -113,12 +121,17 @@ HINTS: dict[str, Callable[..., list[str]]] = {
 }
 
 
+_EXPLAIN = re.compile(r"^\s*EXPLAIN\s+(?=ALTER\b)", re.IGNORECASE)
+
+
 def add_hints(session, err: RwError, job_id: int) -> RwError:
     """Attach rwalter's advice to ``err`` (in place) when its code has some."""
     build = HINTS.get(err.code)
     if build is not None:
         try:
-            err.hints = build(session, job_id, session.current_sql)
+            # The ways out name the ALTER itself, also under its dry run (EXPLAIN ALTER ...).
+            statement = _EXPLAIN.sub("", session.current_sql, count=1)
+            err.hints = build(session, job_id, statement)
         except Exception:  # advice must never hide the error itself
             err.hints = []
     return err

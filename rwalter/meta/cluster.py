@@ -4,7 +4,7 @@ Models what the meta node's cluster controller knows (``src/meta/src/controller/
 worker ids, types, state, parallelism (slots) and the ``resource_group`` label of compute nodes
 (``src/meta/src/manager/metadata.rs:57-199``). ``rw_worker_nodes`` shows a frontend and a meta
 node too, as a real cluster does. Compute nodes get ids 1..N in the order the spec lists them
-(cli-contract.md).
+(docs/cli-contract.md).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _compute_worker(worker_id: int, node: NodeSpec, now_ms: int) -> Worker:
 
 
 # The frontend and the meta node, with ids out of the compute nodes' way so that a node added
-# later gets the next id after the last compute node (cli-contract.md).
+# later gets the next id after the last compute node (docs/cli-contract.md).
 SERVICE_NODES = ((1_000_001, FRONTEND, "frontend", 4566), (1_000_002, META, "meta", 5690))
 
 

@@ -2,7 +2,7 @@
 
 Why it exists: a script and the same lines typed into the REPL must print the same text
 (design.md rule 1), so both print through this one class. It follows psql's streams
-(cli-contract.md): results on stdout, ``NOTICE:`` lines and errors on stderr, and with
+(docs/cli-contract.md): results on stdout, ``NOTICE:`` lines and errors on stderr, and with
 ``--format jsonl`` one record per unit on stdout with the notices and the error inside it.
 What differs between batch and the REPL is data, not code: the hint under an error
 (``rwalter explain CODE`` or ``\\explain CODE``), and whether a failed write of results is fatal
@@ -57,6 +57,8 @@ class Console:
             self.write(self.err, f"NOTICE:  {notice}\n")
         if result.error is not None:
             self.write(self.err, self.error_text(result, source_lines))
+            if result.text:  # rwalter's own line about the failure (a dry run's outcome)
+                self.write(self.err, result.text)
             return
         from rwalter.output.formats import render
 

@@ -107,14 +107,104 @@ def _summary(plan: dict[str, Any]) -> str:
     )
 
 
-def render_plan(plan: dict[str, Any], *, color: bool = False) -> str:
-    """The plan as text for a terminal; every line starts at the left margin or is indented."""
+def _head(plan: dict[str, Any]) -> str:
     jobs = plan.get("jobs") or []
     label = "job" if len(jobs) == 1 else "jobs"
-    head = f"Reschedule plan ({plan.get('outcome', 'applied')})"
+    head = f"Reschedule plan ({str(plan.get('outcome', 'applied')).replace('_', ' ')})"
     if jobs:
         head += f": {label} " + ", ".join(str(j) for j in jobs)
-    segs: list[Segment] = [(head + "\n", "bold")]
+    return head + "\n"
+
+
+def _owners(actors: Iterable[dict[str, Any]]) -> dict[int, int]:
+    from rwalter.output.vnode_map import owners
+
+    return owners(actors)
+
+
+def _worker_summary(frag: dict[str, Any]) -> list[Segment]:
+    """``worker 1  actors 4 -> 1  vnodes 86 -> 128  +42 in``: per worker, actors and the vnodes
+    (the state) that arrive or leave."""
+    hashed = frag.get("distribution") == "HASH"
+    before = _owners(frag.get("removed_actors") or []) if hashed else {}
+    after = _owners(frag.get("added_actors") or []) if hashed else {}
+    known = bool(before) or not frag.get("removed_actors")
+    segs: list[Segment] = []
+    for w in frag.get("workers") or []:
+        wid = w["worker_id"]
+        segs.append((f"      worker {wid}  actors {w['before']} -> {w['after']}", None))
+        if hashed and known:
+            n_before = sum(1 for o in before.values() if o == wid)
+            n_after = sum(1 for o in after.values() if o == wid)
+            moved_in = sum(1 for v, o in after.items() if o == wid and before.get(v) != wid)
+            moved_out = sum(1 for v, o in before.items() if o == wid and after.get(v) != wid)
+            segs.append((f"  vnodes {n_before} -> {n_after}", None))
+            if moved_in:
+                segs.append((f"  +{moved_in} in", "green"))
+            if moved_out:
+                segs.append((f"  -{moved_out} out", "red"))
+        elif hashed:
+            n_after = sum(1 for o in after.values() if o == wid)
+            segs.append((f"  vnodes {n_after} after", None))
+        segs.append(("\n", None))
+    return segs
+
+
+def _fragment_summary(frag: dict[str, Any]) -> list[Segment]:
+    flags = "{" + ",".join(frag.get("flags") or []) + "}"
+    dist = frag.get("distribution", "HASH")
+    dist_text = f"HASH, {frag.get('vnode_count')} vnodes" if dist == "HASH" else dist
+    head = (
+        f"    fragment {frag['fragment_id']}  {flags}  {dist_text}  "
+        f"actors {frag['actors_before']} -> {frag['actors_after']}\n"
+    )
+    segs: list[Segment] = [(head, "bold"), *_worker_summary(frag)]
+    ups = [u["upstream_fragment_id"] for u in frag.get("upstream_dispatcher_updates") or []]
+    downs = [d["downstream_fragment_id"] for d in frag.get("downstream_merge_updates") or []]
+    if ups:
+        segs.append((f"      upstream dispatchers of fragment {id_ranges(ups)} updated\n", "dim"))
+    if downs:
+        segs.append((f"      downstream merges of fragment {id_ranges(downs)} updated\n", "dim"))
+    return segs
+
+
+DETAILS_HINT = (
+    "  (every actor and its vnodes: --plan full or \\pset plan full; "
+    "a vnode map: --plan map or \\plan map FRAGMENT)\n"
+)
+
+
+def render_plan_summary(plan: dict[str, Any], *, color: bool = False) -> str:
+    """The default plan text: per job, per fragment, per worker the actors before and after and
+    the vnodes that arrive or leave (a proxy for how much state moves)."""
+    segs: list[Segment] = [(_head(plan), "bold")]
+    by_job: dict[int, list[dict[str, Any]]] = {}
+    for frag in plan.get("fragments") or []:
+        by_job.setdefault(frag["job_id"], []).append(frag)
+    for job_id, frags in by_job.items():
+        name = frags[0].get("job_name") or ""
+        segs.append((f"  job {job_id} {name}".rstrip() + "\n", "bold"))
+        for frag in frags:
+            segs += _fragment_summary(frag)
+    segs.append((_summary(plan), "bold"))
+    segs.append((DETAILS_HINT, "dim"))
+    return paint(segs, color=color)
+
+
+def render_plan(plan: dict[str, Any], *, color: bool = False, detail: str = "full") -> str:
+    """The plan as text for a terminal; every line starts at the left margin or is indented.
+
+    ``detail``: ``full`` (every actor and its vnode ranges), ``summary`` (per worker: actors
+    and vnodes moved) or ``map`` (the summary and a vnode map per hash fragment).
+    """
+    if detail == "summary":
+        return render_plan_summary(plan, color=color)
+    if detail == "map":
+        from rwalter.output.vnode_map import render_vnode_map
+
+        maps = [render_vnode_map(f, color=color) for f in plan.get("fragments") or []]
+        return render_plan_summary(plan, color=color) + "".join(maps)
+    segs: list[Segment] = [(_head(plan), "bold")]
     for frag in plan.get("fragments") or []:
         segs += _fragment(frag)
     segs.append((_summary(plan), "bold"))

@@ -7,7 +7,7 @@ backfill progress (``rw_ddl_progress``), for example::
 
     3 workers · 12 slots │ sim 00:02:05 │ creating: mv Snapshot [12.00% (12/100)] │ emacs
 
-With the realtime clock (the REPL's default, cli-contract.md) the toolbar also catches the
+With the realtime clock (the REPL's default, docs/cli-contract.md) the toolbar also catches the
 simulated clock up with the wall clock, so progress moves while the user types. prompt_toolkit
 calls the toolbar on every redraw (each keystroke), so the text is cached and recomputed at most
 once per ``refresh_interval``: two small catalog queries through the session.

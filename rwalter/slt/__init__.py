@@ -50,7 +50,7 @@ Records are separated by blank lines. ``#`` starts a comment line.
     (``\worker add 2``, ``\worker kill 3``, ``\sleep 10s``); it must succeed. One line, one command.
 ``# rwalter: key=value ...`` (*)
     in the leading comment block (before the first record), configures the file's session:
-    ``cluster=SPEC`` (``3x4``, ``4,4,2``, ``2@default,2@test``; cli-contract.md), ``clock=manual``
+    ``cluster=SPEC`` (``3x4``, ``4,4,2``, ``2@default,2@test``; docs/cli-contract.md), ``clock=manual``
     or ``realtime``, and ``meta.NAME=VALUE`` meta-node settings (``true``/``false``, integers
     and other words as they are), e.g.
     ``# rwalter: cluster=3x2 clock=manual meta.disable_automatic_parallelism_control=true``.

@@ -1,4 +1,4 @@
-"""The command-line contract (cli-contract.md), in process: flags, streams, exit codes."""
+"""The command-line contract (docs/cli-contract.md), in process: flags, streams, exit codes."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def test_init_config_writes_into_the_environment_config_dir(tmp_path: Path) -> N
 
 
 def test_exit_codes_are_documented_members() -> None:
-    assert [int(c) for c in ExitCode] == [0, 1, 2, 130]
+    assert [int(c) for c in ExitCode] == [0, 1, 2, 3, 4, 130]
     assert all(c.__doc__ for c in ExitCode)
 
 
@@ -66,3 +66,11 @@ def test_keys_does_not_import_the_app() -> None:
     code = "import sys, rwalter.repl.keys; print('rwalter.repl.app' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n"
+
+
+def test_the_contract_documents_every_exit_code() -> None:
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "cli-contract.md").read_text()
+    table = dict(re.findall(r"^\| `(\d+)` \| `([A-Z_]+)` \|", doc, re.MULTILINE))
+    assert table == {str(int(c)): c.name for c in ExitCode}
