@@ -20,6 +20,7 @@ rows: a loaded cluster's data stays on the cluster.
 from __future__ import annotations
 
 import contextlib
+import json
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -115,7 +116,10 @@ class Loader:
         first = session.rows[0] if session.rows else {}
         self.report = LoadReport(first.get("version"), first.get("database") or "dev")
         self.report.missing = list(snap.missing)
-        self.policies: dict[int, str] = {}  # fragment id -> rw_fragments.parallelism_policy
+        self.policies: dict[int, str] = {}
+        self.table_stats: dict[
+            str, list[str | None]
+        ] = {}  # rw_table_stats rows, kept as read  # fragment id -> rw_fragments.parallelism_policy
 
     # -- cluster ---------------------------------------------------------------------------
     def workers(self) -> list[Worker]:
@@ -234,6 +238,21 @@ class Loader:
             if kind == "sink" and d.get("target_table_name"):
                 sink_targets[rel_id] = d["target_table_name"]
             out.append(rel)
+        by_id = {r.id: r for r in out}
+        for rel in out:
+            if rel.kind == "table" and not rel.columns:
+                rel.columns, rel.column_types = _columns_of_definition(rel.definition)
+        for rel in out:  # an index's key columns are positions in its table (rw_indexes.rs)
+            primary = by_id.get(rel.target_id) if rel.kind == "index" else None
+            if primary is not None:
+                row = details["index"].get(rel.id, {})
+                names = primary.columns
+
+                def named(positions: list[int], names: list[str] = names) -> list[str]:
+                    return [names[k - 1] for k in positions if 0 < k <= len(names)]
+
+                rel.dist_key = named(pgtext.to_int_array(row.get("key_columns")))
+                rel.columns = rel.dist_key + named(pgtext.to_int_array(row.get("include_columns")))
         tables_by_name = {r.name: r.id for r in out if r.kind == "table"}
         for rel in out:  # a sink into a table names it; the store keeps its id
             if rel.id in sink_targets:
@@ -508,6 +527,21 @@ class Loader:
         return jobs
 
 
+def _columns_of_definition(definition: str) -> tuple[list[str], list[str]]:
+    """A table's columns from its ``CREATE TABLE`` text, where the cluster gave no rw_columns."""
+    from rwalter.sql import ast
+    from rwalter.sql.dialect import SqlParseError, parse_statement
+
+    try:
+        node = parse_statement(definition)
+    except (SqlParseError, ValueError):
+        return [], []
+    if not isinstance(node, ast.CreateTable):
+        return [], []
+    defs = node.expressions or []
+    return [c.name for c in defs], [str(c.args["kind"]) for c in defs]
+
+
 def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
     """Parse and check every file; nothing is written."""
     ld = Loader(snap)
@@ -535,6 +569,7 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
         "next_worker_id": str(max((w.id for w in workers if w.id < 1_000_000), default=0) + 1),
         "loaded_from": "snapshot",
         "loaded_version": ld.report.risingwave_version or "",
+        "live.table_stats": json.dumps(ld.table_stats, sort_keys=True),
     }
     params = {r["Name"]: r["Value"] or "" for r in snap.tables["show_parameters"].rows}
     settings = {r["Name"]: r["Setting"] or "" for r in snap.tables["show_all"].rows}
@@ -570,6 +605,11 @@ def _finish_jobs(jobs: dict[int, Job], fragments: list[Fragment], ld: Loader) ->
     for i, r in _rows(st):
         with _at(st, i):  # type: ignore[arg-type]
             stats[pgtext.to_int(r["id"])] = pgtext.to_bigint(r["total_key_count"])
+            ld.table_stats[str(r["id"])] = [
+                r["total_key_count"],
+                r.get("total_key_size"),
+                r.get("total_value_size"),
+            ]
     policies = ld.policies
     for job_id, job in jobs.items():
         frags = by_job.get(job_id, [])

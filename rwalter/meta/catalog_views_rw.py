@@ -211,15 +211,22 @@ ORDER BY f.fragment_id""",
     # Storage statistics per state table (hummock's, approximate in RisingWave too): rwalter
     # counts the rows of the users' tables (DuckDB's estimate, deleted rows counted until they
     # are compacted away) and models no sizes, so those are NULL.
+    # A cluster loaded from a snapshot keeps its own stats (rwalter.live: its tables have no rows).
     "rw_table_stats": """
-SELECT r.id,
-    CAST(t.estimated_size AS BIGINT) AS total_key_count,
-    CAST(NULL AS BIGINT) AS total_key_size,
-    CAST(NULL AS BIGINT) AS total_value_size
-FROM rwmeta.relations r
-JOIN duckdb_tables() t ON t.schema_name = 'main' AND t.table_name = r.name
-WHERE r.kind = 'table' AND r.database_id = 1
-ORDER BY r.id""",
+SELECT * FROM (
+    SELECT r.id,
+        CAST(t.estimated_size AS BIGINT) AS total_key_count,
+        CAST(NULL AS BIGINT) AS total_key_size,
+        CAST(NULL AS BIGINT) AS total_value_size
+    FROM rwmeta.relations r
+    JOIN duckdb_tables() t ON t.schema_name = 'main' AND t.table_name = r.name
+    WHERE r.kind = 'table' AND r.database_id = 1
+    UNION ALL
+    SELECT CAST(s.key AS INTEGER), CAST(s.value ->> 0 AS BIGINT), CAST(s.value ->> 1 AS BIGINT),
+        CAST(s.value ->> 2 AS BIGINT)
+    FROM rwmeta.info i, json_each(i.value) s
+    WHERE i.key = 'live.table_stats')
+ORDER BY id""",
     # list_actor_splits (src/meta/service/src/stream_service.rs): a source fragment's actors
     # (NON_SHARED_SOURCE, SHARED_SOURCE for a shared source's own job) and a source backfill's
     # (SHARED_SOURCE_BACKFILL).
