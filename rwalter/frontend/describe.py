@@ -121,6 +121,7 @@ def _job_sections(
         lines.append(f"  backfill        {kinds_text}, {prog} ({(create_type or '').lower()})")
     elif status == "CREATED":
         lines.append("  backfill        finished")
+    lines += _rederived_lines(session, job_id)
     sections = [Result(text="\n".join(lines) + "\n")]
     fragments = run_duck(
         session,
@@ -136,6 +137,26 @@ def _job_sections(
         fragments.tag = None
         sections.append(fragments)
     return sections
+
+
+def _rederived_lines(session, job_id: int) -> list[str]:
+    """For a cluster loaded from a snapshot: which of the job's facts rwalter re-derived."""
+    import json
+
+    try:
+        rederived = json.loads(session.meta.catalog.info("live.rederived"))
+    except KeyError:
+        return []
+    mine = {f.fragment_id for f in session.meta.catalog.fragments_of_job(job_id)}
+    out = []
+    for what, fragments in sorted(rederived.items()):
+        hit = sorted(mine & set(fragments))
+        if hit:
+            out.append(
+                f"  re-derived      {what} of fragment{'s' if len(hit) > 1 else ''} "
+                f"{', '.join(map(str, hit))} (not in the snapshot)"
+            )
+    return out
 
 
 __all__ = ["KINDS", "describe", "describe_command", "list_relations"]

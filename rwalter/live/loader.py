@@ -116,10 +116,10 @@ class Loader:
         first = session.rows[0] if session.rows else {}
         self.report = LoadReport(first.get("version"), first.get("database") or "dev")
         self.report.missing = list(snap.missing)
-        self.policies: dict[int, str] = {}
-        self.table_stats: dict[
-            str, list[str | None]
-        ] = {}  # rw_table_stats rows, kept as read  # fragment id -> rw_fragments.parallelism_policy
+        self.policies: dict[int, str] = {}  # fragment id -> rw_fragments.parallelism_policy
+        self.table_stats: dict[str, list[str | None]] = {}  # rw_table_stats rows, as read
+        # what was re-derived, per fragment, for \d: "vnodes", "scan type", "dispatchers"
+        self.rederived_fragments: dict[str, list[int]] = {}
 
     # -- cluster ---------------------------------------------------------------------------
     def workers(self) -> list[Worker]:
@@ -314,6 +314,7 @@ class Loader:
             upstreams[fid] = ups
             policies[fid] = policy
         if guessed:
+            self.rederived_fragments["scan type"] = guessed
             self.report.rederived.append(
                 f"scan type of fragment{'s' if len(guessed) > 1 else ''} "
                 f"{', '.join(map(str, guessed))} taken as ARRANGEMENT_BACKFILL from the "
@@ -365,6 +366,7 @@ class Loader:
                     kind = derive_dispatcher(frags[up], frags[fid], policies)
                 edges.append(Edge(up, fid, kind))
         if derived:
+            self.rederived_fragments["dispatchers"] = sorted(set(derived))
             listed = ", ".join(map(str, sorted(set(derived))))
             self.report.rederived.append(
                 f"dispatchers into fragments {listed} from their flags and parallelism policies "
@@ -449,6 +451,7 @@ class Loader:
             if not rederive_vnodes(f.job_id, by_frag[fid], slots, f.vnode_count):
                 drifted.append(fid)
         if rederive:
+            self.rederived_fragments["vnodes"] = sorted(rederive)
             self.report.rederived.append(
                 f"vnodes of {len(rederive)} fragment{'s' if len(rederive) > 1 else ''} placed by "
                 "RisingWave's algorithm (no rw_fragment_vnodes())"
@@ -570,6 +573,7 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
         "loaded_from": "snapshot",
         "loaded_version": ld.report.risingwave_version or "",
         "live.table_stats": json.dumps(ld.table_stats, sort_keys=True),
+        "live.rederived": json.dumps(ld.rederived_fragments, sort_keys=True),
     }
     params = {r["Name"]: r["Value"] or "" for r in snap.tables["show_parameters"].rows}
     settings = {r["Name"]: r["Setting"] or "" for r in snap.tables["show_all"].rows}

@@ -216,3 +216,13 @@ def test_an_older_cluster_lacking_relations_and_columns_loads(tmp_path):
         assert rows(session, "SELECT max_parallelism FROM rw_streaming_jobs WHERE id = 1011") == [
             ["256"]
         ]
+
+
+def test_describe_marks_what_was_rederived(loaded):
+    session, _ = loaded
+    (result,) = list(session.run_text("\\d orders"))
+    assert result.error is None
+    job_text = result.sections[0].text
+    assert "  re-derived      dispatchers of fragment 1 (not in the snapshot)\n" in job_text
+    (result,) = list(session.run_text("\\d revenue"))
+    assert "re-derived" not in result.sections[0].text.split("dispatchers of fragment 3")[-1]
