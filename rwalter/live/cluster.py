@@ -29,6 +29,10 @@ __all__ = [
 ]
 
 
+# Set by each client for its own connection (a startup parameter, pg_protocol.rs), not a default.
+CONNECTION_SETTINGS = ("application_name",)
+
+
 def _defaults_that_differ(state: State) -> tuple[dict[str, str], dict[str, str]]:
     """System parameters and session variables whose cluster value is not rwalter's default."""
     from rwalter.frontend.session_config import SessionConfig
@@ -43,7 +47,7 @@ def _defaults_that_differ(state: State) -> tuple[dict[str, str], dict[str, str]]
     settings = {
         name: value
         for name, value in state.session_settings.items()
-        if name in fresh and fresh[name] != value
+        if name in fresh and fresh[name] != value and name not in CONNECTION_SETTINGS
     }
     return params, settings
 
