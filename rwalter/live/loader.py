@@ -98,6 +98,20 @@ def _rows(table: Table | None) -> Iterator[tuple[int, dict[str, str | None]]]:
     return iter(()) if table is None else enumerate(table.rows)
 
 
+class _Cursor:
+    """:func:`_at` for a hot loop: one guard around it, the row index kept in ``i``."""
+
+    def __init__(self, table: Table) -> None:
+        self.table, self.i = table, 0
+
+    def __enter__(self) -> _Cursor:
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if isinstance(exc, ValueError) and not isinstance(exc, SnapshotError):
+            raise _fault(self.table, self.i, str(exc)) from None
+
+
 @contextlib.contextmanager
 def _at(table: Table, i: int) -> Iterator[None]:
     """A value that does not parse becomes an error naming the file and line."""
@@ -379,23 +393,26 @@ class Loader:
     ) -> list[Actor]:
         t = self.snap.tables["rw_actors"]
         actors: list[Actor] = []
-        for i, r in _rows(t):
-            with _at(t, i):
+        at = _Cursor(t)
+        with at:  # one guard for the whole loop: this table is the biggest of a snapshot
+            for at.i, r in enumerate(t.rows):
                 aid = pgtext.to_int(r["actor_id"])
                 fid, wid = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["worker_id"])
-            if fid not in frags:
-                raise _fault(
-                    t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv"
-                )
-            if wid not in workers:
-                raise _fault(t, i, f"actor {aid} is on worker {wid}, not in rw_worker_nodes.csv")
-            actors.append(Actor(aid, fid, wid, [], []))
+                if fid not in frags or wid not in workers:
+                    raise self._unknown(t, at.i, aid, fid, wid, wid in workers)
+                actors.append(Actor(aid, fid, wid, [], []))
         by_frag: dict[int, list[Actor]] = defaultdict(list)
         for a in actors:
             by_frag[a.fragment_id].append(a)
         self._vnodes(frags, by_frag, workers, groups)
         self._splits({a.actor_id: a for a in actors})
         return actors
+
+    @staticmethod
+    def _unknown(t: Table, i: int, aid: int, fid: int, wid: int, known: bool) -> SnapshotError:
+        if not known:
+            return _fault(t, i, f"actor {aid} is on worker {wid}, not in rw_worker_nodes.csv")
+        return _fault(t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv")
 
     def _vnodes(self, frags, by_frag, workers: dict[int, Worker], groups: dict[int, str]) -> None:
         t = self.snap.tables.get("rw_fragment_vnodes")
