@@ -52,6 +52,7 @@ def build(pairs: int) -> Session:
             str(r[0]) for r in c.conn.execute("SELECT id FROM rwmeta.relations").fetchall()
         )
         c.conn.execute(CLONE_SQL.format(o=objects, f=fragments, a=actors, n=pairs, ids=ids))
+        c.reload()  # the rows were written by SQL: the in-memory model reads them back
         c.set_info("next_object_id", objects * (pairs + 1))
         c.set_info("next_fragment_id", fragments * (pairs + 1) + 1)
         c.set_info("next_actor_id", actors * (pairs + 1))

@@ -99,13 +99,11 @@ def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
 def _check_storage_name_free(session, name: str) -> None:
     """RisingWave keeps ``t`` and ``"T"`` apart; DuckDB, which holds rwalter's rows, does not.
     Refuse the second of two names that differ only in case, instead of mixing their rows."""
-    row = session.meta.catalog.conn.execute(
-        "SELECT name FROM rwmeta.relations WHERE lower(name) = lower(?) LIMIT 1", [name]
-    ).fetchone()
-    if row is not None:
+    other = session.meta.catalog.relation_by_folded_name(name)
+    if other is not None:
         raise RwError(
             [
-                f'rwalter cannot hold both "{row[0]}" and "{name}": it keeps relations in DuckDB, '
+                f'rwalter cannot hold both "{other.name}" and "{name}": it keeps relations in DuckDB, '
                 "whose names ignore case (RisingWave would create it)"
             ],
             UNSUPPORTED_STATEMENT,
@@ -525,7 +523,7 @@ def create_storage(catalog, name: str, cols: list[str], types: list[str]) -> Non
     ddl = ", ".join(
         '"' + c.replace('"', '""') + f'" {_duck_type(t)}' for c, t in zip(cols, types, strict=True)
     )
-    catalog.conn.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+    catalog.users.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
 
 
 def _duck_type(rw_type: str) -> str:

@@ -85,5 +85,5 @@ def drop_relation(session, rel: Relation, *, cascade: bool) -> None:
         "view": "VIEW",
     }.get(rel.kind)
     if storage:
-        catalog.conn.execute(f"DROP {storage} IF EXISTS {storage_name(rel.name)}")
+        catalog.users.execute(f"DROP {storage} IF EXISTS {storage_name(rel.name)}")
     catalog.delete_relation(rel.id)

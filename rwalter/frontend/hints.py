@@ -41,7 +41,7 @@ def _describe(session, job_id: int) -> str:
         parts.append(f"{job.backfill_type} scan")
     if job.status != "CREATED":
         catalog.ensure_views(["rw_ddl_progress"])
-        row = catalog.conn.execute(
+        row = catalog.users.execute(
             "SELECT progress FROM rw_catalog.rw_ddl_progress WHERE ddl_id = ?", [job_id]
         ).fetchone()
         if row:

@@ -143,7 +143,7 @@ def create_query_storage(catalog, name: str, query: exp.Expression, what: str = 
     sql = transpile_query(name_columns(query))
     catalog.ensure_views(sql)
     try:
-        catalog.conn.execute(f"CREATE {what} {storage_name(name)} AS {sql}")
+        catalog.users.execute(f"CREATE {what} {storage_name(name)} AS {sql}")
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 
@@ -152,7 +152,7 @@ def run_duck(session, sql: str) -> Result:
     """Run DuckDB SQL and shape the rows as psql text."""
     session.meta.catalog.ensure_views(sql)
     try:
-        cur = session.meta.catalog.conn.execute(sql)
+        cur = session.meta.catalog.users.execute(sql)
         rows = cur.fetchall()
     except duckdb.Error as exc:
         raise duck_error(exc) from None
@@ -276,7 +276,7 @@ def handle_dml(session, node: exp.Expression) -> Result:
         if rel is None or rel.kind != "table":
             raise catalog_error(f"table not found: {object_name(table)}")
     try:
-        cur = session.meta.catalog.conn.execute(transpile_query(node))
+        cur = session.meta.catalog.users.execute(transpile_query(node))
         count = cur.fetchone()
     except duckdb.Error as exc:
         raise duck_error(exc) from None

@@ -64,8 +64,20 @@ def like_matcher(pattern: str, ignore_case: bool) -> Callable[[str], bool]:
     return lambda text: regex.fullmatch(text) is not None
 
 
-def _names(session, sql: str, args: list[object]) -> list[str]:
-    return [r[0] for r in session.meta.catalog.conn.execute(sql, args).fetchall()]
+def _relation_names(catalog, kind: str, with_tables: bool, created_only: bool) -> list[str]:
+    """Names of database ``dev``'s relations of ``kind`` (jobs past creation if
+    ``created_only``; tables with a connector too if ``with_tables``), sorted."""
+    names = []
+    for r in catalog.relations():
+        if r.database_id != 1:
+            continue
+        if not (r.kind == kind or (with_tables and r.kind == "table" and r.connector is not None)):
+            continue
+        job = catalog.job(r.id)
+        if created_only and job is not None and job.status != "CREATED":
+            continue
+        names.append(r.name)
+    return sorted(names)
 
 
 def handle_show_objects(session, node: ast.ShowObjects) -> Result:
@@ -73,7 +85,7 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
     schema = node.args.get("schema")
     like = node.args.get("like")
     if kind == "DATABASES":
-        names = _names(session, "SELECT name FROM rwmeta.databases ORDER BY name", [])
+        names = sorted(d.name for d in session.meta.catalog.databases())
     elif kind == "SCHEMAS":
         names = list(SCHEMAS)
     elif schema is not None and real_value(schema) != "public":
@@ -82,15 +94,7 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
         rel_kind, created_only = LISTED_KINDS[kind]
         # A table with a connector has a source of the same name (iter_source_with_acl).
         with_tables = kind == "SOURCES"
-        names = _names(
-            session,
-            "SELECT r.name FROM rwmeta.relations r "
-            "LEFT JOIN rwmeta.streaming_jobs j ON j.job_id = r.id "
-            "WHERE (r.kind = ? OR (? AND r.kind = 'table' AND r.connector IS NOT NULL)) "
-            "AND r.database_id = 1 "
-            "AND (NOT ? OR j.status IS NULL OR j.status = 'CREATED') ORDER BY r.name",
-            [rel_kind, with_tables, created_only],
-        )
+        names = _relation_names(session.meta.catalog, rel_kind, with_tables, created_only)
     if like is not None:
         matches = like_matcher(like.name, bool(node.args.get("ilike")))
         names = [n for n in names if matches(n)]

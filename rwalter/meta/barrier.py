@@ -56,7 +56,7 @@ class Barrier:
         return rate * max(actors, 1)
 
     def creating_jobs(self) -> list[Job]:
-        return self.catalog.jobs("WHERE status IN ('INITIAL', 'CREATING')")
+        return self.catalog.jobs("INITIAL", "CREATING")
 
     # -- time --------------------------------------------------------------------------------
     def advance(self, ms: int, until: Callable[[], bool] | None = None) -> bool:
@@ -117,12 +117,7 @@ class Barrier:
 
         Returns what changed as a plan (``outcome`` ``recovery``).
         """
-        fragment_ids = [
-            r[0]
-            for r in self.catalog.conn.execute(
-                "SELECT fragment_id FROM rwmeta.fragments ORDER BY fragment_id"
-            ).fetchall()
-        ]
+        fragment_ids = [f.fragment_id for f in self.catalog.fragments()]
         if not fragment_ids:
             return None
         ensembles = scale.find_ensembles(self.catalog, fragment_ids)

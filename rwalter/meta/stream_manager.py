@@ -132,9 +132,8 @@ class StreamManager:
         """Jobs of the main graph blocked by in-flight snapshot-backfill jobs (``control.rs:901-943``)."""
         independent = [
             j.job_id
-            for j in self.catalog.jobs(
-                "WHERE status = 'CREATING' AND backfill_type = 'SNAPSHOT_BACKFILL'"
-            )
+            for j in self.catalog.jobs("CREATING")
+            if j.backfill_type == "SNAPSHOT_BACKFILL"
         ]
         owners = self._closure_jobs(self._unreschedulable_fragments(independent, True))
         return owners - set(independent)
@@ -174,8 +173,8 @@ class StreamManager:
             fields["strategy"] = None if policy.fixed is not None else (policy.strategy or "AUTO")
         if resource_group is not None:
             fields["specific_resource_group"] = resource_group[0]
-        self.catalog.update_job(job_id, **fields)
-        self.catalog.commit_point()
+        with self.catalog.persisted():
+            self.catalog.update_job(job_id, **fields)
         if deferred:
             return None
         return self.apply_jobs([job_id])
@@ -207,8 +206,8 @@ class StreamManager:
                 if policy.fixed is not None
                 else (policy.strategy or "AUTO"),
             }
-        self.catalog.update_job(job_id, **fields)
-        self.catalog.commit_point()
+        with self.catalog.persisted():
+            self.catalog.update_job(job_id, **fields)
         if deferred:
             return None
         return self.apply_jobs([job_id])
@@ -221,7 +220,7 @@ class StreamManager:
         for fid in requests:
             if fid not in frags:
                 raise MetaError("not_found", f"fragment id not found: {fid}", CATALOG_NOT_FOUND)
-        changed: list[scale.Ensemble] = []
+        changed: list[tuple[scale.Ensemble, tuple[bool, int | None]]] = []
         for ens in scale.find_ensembles(self.catalog, list(requests)):
             wanted = {requests[e] for e in ens.entries if e in requests}
             if not wanted:
@@ -243,13 +242,14 @@ class StreamManager:
             entries = self.catalog.fragments_by_ids(ens.entries)
             if all((e.override_set, e.override_fixed) == value for e in entries):
                 continue
-            for e in ens.entries:
-                self.catalog.update_fragment(e, override_set=value[0], override_fixed=value[1])
-            changed.append(ens)
-        self.catalog.commit_point()
+            changed.append((ens, value))
+        with self.catalog.persisted():  # every request checked, then persisted at once
+            for ens, (is_set, fixed) in changed:
+                for e in ens.entries:
+                    self.catalog.update_fragment(e, override_set=is_set, override_fixed=fixed)
         if not changed:
             return None
-        return self.apply(changed)
+        return self.apply([ens for ens, _ in changed])
 
     # -- resolution ----------------------------------------------------------------------------
     def apply_jobs(self, job_ids: Sequence[int]) -> dict[str, Any] | None:

@@ -1,0 +1,195 @@
+"""The meta store's in-memory model: every table as rows with indexes, an undo log, dirty keys.
+
+RisingWave's meta node serves reads from its managers' memory and persists each change to its SQL
+meta store in one transaction (``src/meta/src/controller/catalog/mod.rs``: ``CatalogController``
+keeps ``inner`` in memory; every ``*_op.rs`` writes through a sea-orm transaction). rwalter does
+the same over DuckDB: reads come from :class:`Model`; each write changes the model, records the
+old row in the undo log and marks the key dirty; :meth:`Model.flush` brings DuckDB in line with
+the model (per dirty table: one ``DELETE`` of the dirty keys, one appender flush of their current
+rows), whenever the catalog decides (see ``rwalter.meta.catalog``).
+
+Invariant: for every key that is not dirty, the model's row equals the row DuckDB holds in its
+current transaction. A rollback restores both sides: the undo log puts back the model's rows and
+DuckDB rolls back its transaction; every key written or flushed since the transaction began is
+marked dirty again, a superset of the keys that differ (a re-flushed row is written as it is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import duckdb
+
+from rwalter.meta.store_tables import TABLES, Row, TableSpec
+
+# table name -> index name -> the value a row is indexed under.
+INDEXES: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "relations": {
+        "name": lambda r: (r.database_id, r.name),
+        "lower": lambda r: r.name.lower(),
+    },
+    "streaming_jobs": {"status": lambda j: j.status},
+    "fragments": {"job": lambda f: f.job_id},
+    "fragment_relations": {
+        "source": lambda e: e.source_fragment_id,
+        "target": lambda e: e.target_fragment_id,
+    },
+    "actors": {"fragment": lambda a: a.fragment_id},
+}
+
+
+class Table:
+    """The rows of one store table by key, with secondary indexes (value -> keys in order)."""
+
+    def __init__(self, spec: TableSpec) -> None:
+        self.spec = spec
+        self.rows: dict[Any, Row] = {}
+        # Keys to write, each with whether DuckDB may hold a row for it (then it is deleted first).
+        self.dirty: dict[Any, bool] = {}
+        self.version = 0  # bumped by every change (for caches derived from the rows)
+        self._index_fns = INDEXES.get(spec.name, {})
+        self.indexes: dict[str, dict[Any, dict[Any, None]]] = {n: {} for n in self._index_fns}
+
+    def get(self, key: Any) -> Any:
+        return self.rows.get(key)
+
+    def keys_by(self, index: str, value: Any) -> Iterable[Any]:
+        return self.indexes[index].get(value, {}).keys()
+
+    def set(self, key: Any, row: Row | None) -> None:
+        """Put ``row`` under ``key`` (None removes it), keeping the indexes in step."""
+        self.version += 1
+        old = self.rows.get(key)
+        if old is not None:
+            for name, fn in self._index_fns.items():
+                bucket = self.indexes[name][fn(old)]
+                del bucket[key]
+                if not bucket:
+                    del self.indexes[name][fn(old)]
+            del self.rows[key]
+        if row is not None:
+            self.rows[key] = row
+            for name, fn in self._index_fns.items():
+                self.indexes[name].setdefault(fn(row), {})[key] = None
+
+    def clear(self) -> None:
+        self.version += 1
+        self.rows.clear()
+        for index in self.indexes.values():
+            index.clear()
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return str(int(value))
+
+
+def _key_list(spec: TableSpec, keys: Iterable[Any]) -> str:
+    if len(spec.key) == 1:
+        return "(" + ",".join(_literal(k) for k in keys) + ")"
+    return "(" + ",".join("(" + ",".join(_literal(v) for v in k) + ")" for k in keys) + ")"
+
+
+class Model:
+    """Every store table in memory, the undo log of the open statement, and the flush."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {t.name: Table(t) for t in TABLES}
+        # (table, key, old row or None) for each write of the open statement.
+        self.undo: list[tuple[Table, Any, Row | None]] | None = None
+        # Keys flushed to DuckDB inside its open transaction: dirty again if it rolls back.
+        self.flushed: list[tuple[Table, Iterable[Any]]] = []
+        self._appenders: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Table:
+        return self.tables[name]
+
+    # -- writes ----------------------------------------------------------------------------
+    def write(self, table: Table, key: Any, row: Row | None) -> None:
+        """Set one row (None deletes it): model first, undo entry, dirty key."""
+        old = table.rows.get(key)
+        if old is None and row is None:
+            return
+        if self.undo is not None:
+            self.undo.append((table, key, old))
+        table.set(key, row)
+        if key not in table.dirty:  # not dirty: DuckDB holds exactly the old row
+            table.dirty[key] = old is not None
+
+    def rollback(self) -> None:
+        """Put back every row the open statement changed; everything touched is dirty again."""
+        for table, key, old in reversed(self.undo or ()):
+            table.set(key, old)
+            table.dirty[key] = True
+        for table, keys in self.flushed:
+            table.dirty.update(dict.fromkeys(keys, True))
+        self.flushed = []
+        self.undo = None
+
+    def is_dirty(self, names: Iterable[str] | None = None) -> bool:
+        tables = self.tables.values() if names is None else (self.tables[n] for n in names)
+        return any(t.dirty for t in tables)
+
+    # -- DuckDB ----------------------------------------------------------------------------
+    def load(self, conn: duckdb.DuckDBPyConnection) -> None:
+        """Read every table from DuckDB (opening a store, or after SQL wrote it directly)."""
+        for table in self.tables.values():
+            spec = table.spec
+            table.clear()
+            table.dirty.clear()
+            cur = conn.execute(f"SELECT * FROM {spec.qualified}")
+            names = [d[0] for d in cur.description]
+            for values in cur.fetchall():
+                row = spec.from_db(names, values)
+                table.set(spec.key_of(row), row)
+
+    def flush(self, conn: duckdb.DuckDBPyConnection, in_transaction: bool) -> int:
+        """Write every dirty row to DuckDB; returns the number of tables written."""
+        written = 0
+        for table in self.tables.values():
+            if not table.dirty:
+                continue
+            keys, table.dirty = table.dirty, {}
+            spec = table.spec
+            held = [k for k, h in keys.items() if h]
+            if held:
+                cols = spec.key[0] if len(spec.key) == 1 else "(" + ", ".join(spec.key) + ")"
+                conn.execute(
+                    f"DELETE FROM {spec.qualified} WHERE {cols} IN {_key_list(spec, held)}"
+                )
+            present = [table.rows[k] for k in keys if k in table.rows]
+            if present:
+                appender = self._appender(conn, spec)
+                for row in present:
+                    appender.append_row(*spec.values(row))
+                appender.flush()
+            if in_transaction:
+                self.flushed.append((table, list(keys)))
+            written += 1
+        return written
+
+    def _appender(self, conn: duckdb.DuckDBPyConnection, spec: TableSpec) -> Any:
+        appender = self._appenders.get(spec.name)
+        if appender is None:
+            appender = self._appenders[spec.name] = conn.appender(spec.qualified)
+        return appender
+
+    def differences(self, conn: duckdb.DuckDBPyConnection) -> Iterator[str]:
+        """Where DuckDB and the model disagree (the checking mode compares after each statement)."""
+        for table in self.tables.values():
+            spec = table.spec
+            cur = conn.execute(f"SELECT * FROM {spec.qualified}")
+            names = [d[0] for d in cur.description]
+            stored = {}
+            for values in cur.fetchall():
+                row = spec.from_db(names, values)
+                stored[spec.key_of(row)] = row
+            for key in sorted(set(stored) | set(table.rows), key=repr):
+                mine, theirs = table.rows.get(key), stored.get(key)
+                if mine != theirs:
+                    yield f"{spec.name}[{key!r}]: model {mine!r}, DuckDB {theirs!r}"
+
+
+__all__ = ["INDEXES", "Model", "Table"]

@@ -1,0 +1,305 @@
+"""The meta store's tables, each declared once as its row dataclass.
+
+RisingWave declares each meta table once, as a sea-orm entity (``src/meta/model/src/*.rs``:
+``streaming_job.rs``, ``fragment.rs``, ``fragment_relation.rs``, ``worker.rs``, ``database.rs``,
+``object.rs``); rwalter does the same with dataclasses. A :class:`TableSpec` derives from its
+dataclass the DuckDB DDL, the column list the rows are appended in, and the mapping of a DuckDB
+row back to the dataclass, so a column is spelled once.
+
+Rows held by the in-memory model are *sealed*: assigning an attribute of one raises, so code
+that reads the model cannot change it behind the undo log. Build a changed row with
+``dataclasses.replace`` (or the catalog's ``update_*``), which gives an unsealed copy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+# Column types beyond what the Python type says: milliseconds and row counters are BIGINT.
+BigInt = Annotated[int, "BIGINT"]
+
+
+class SealedRowError(AttributeError):
+    """A row of the in-memory model was assigned to (build a copy with ``dataclasses.replace``)."""
+
+
+class Row:
+    """Base of every store row: rows put into the model are sealed against assignment."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self.__dict__.get("_sealed"):
+            raise SealedRowError(
+                f"{type(self).__name__}.{name}: rows of the meta store are read-only; "
+                "use dataclasses.replace or the catalog's update methods"
+            )
+        object.__setattr__(self, name, value)
+
+    def sealed_copy(self) -> Row:
+        """A sealed copy whose list fields are copies too (the caller keeps its own object)."""
+        copy = object.__new__(type(self))
+        d = copy.__dict__
+        for k, v in self.__dict__.items():
+            if k != "_sealed":
+                d[k] = list(v) if type(v) is list else v
+        d["_sealed"] = True
+        return copy
+
+
+@dataclass(eq=True)
+class Info(Row):
+    """A key of ``rwmeta.info``: the store's format, the clock, id counters, meta settings."""
+
+    key: str
+    value: str
+
+
+@dataclass(eq=True)
+class Database(Row):
+    """A row of ``rwmeta.databases`` (``src/meta/model/src/database.rs``)."""
+
+    id: int
+    name: str
+    resource_group: str | None
+    created_at_ms: BigInt | None
+
+
+@dataclass(eq=True)
+class Worker(Row):
+    """A row of ``rwmeta.workers`` (``src/meta/model/src/worker.rs``, ``worker_property.rs``)."""
+
+    id: int
+    host: str
+    port: int
+    type: str
+    state: str
+    parallelism: int
+    resource_group: str
+    is_streaming: bool
+    is_serving: bool
+    started_at_ms: BigInt
+
+
+@dataclass(eq=True)
+class Relation(Row):
+    """A catalog object (``src/meta/model/src/object.rs`` with its table/sink/index/view row)."""
+
+    id: int
+    name: str
+    kind: str
+    database_id: int
+    schema_name: str
+    definition: str
+    columns: list[str]
+    column_types: list[str]
+    dist_key: list[str]
+    stream_key: list[str]
+    append_only: bool
+    connector: str | None
+    is_shared: bool
+    target_id: int | None
+    depends_on: list[int]
+    background: bool
+    initialized_at_ms: BigInt
+    created_at_ms: BigInt | None
+    owner: int
+
+
+@dataclass(eq=True)
+class Job(Row):
+    """A row of ``rwmeta.streaming_jobs`` (``src/meta/model/src/streaming_job.rs:25-45``)."""
+
+    job_id: int
+    kind: str
+    database_id: int
+    status: str
+    create_type: str
+    fixed_parallelism: int | None
+    strategy: str | None
+    backfill_set: bool
+    backfill_fixed: int | None
+    backfill_strategy: str | None
+    max_parallelism: int
+    specific_resource_group: str | None
+    definition: str
+    backfill_type: str | None
+    rows_total: BigInt
+    rows_consumed: BigInt
+    backfill_rate_limit: int | None
+    initialized_at_ms: BigInt
+
+
+@dataclass(eq=True)
+class Fragment(Row):
+    """A row of ``rwmeta.fragments`` (``src/meta/model/src/fragment.rs``)."""
+
+    fragment_id: int
+    job_id: int
+    flags: list[str]
+    distribution: str
+    vnode_count: int
+    override_set: bool
+    override_fixed: int | None
+    scan_type: str | None
+    operators: list[str]
+    state_table_ids: list[int]
+    scans: list[int]
+    # Rate-limited nodes of the fragment and their limits, in parallel: one fragment can hold
+    # several (a sink's StreamScan and Sink), each listed by rw_rate_limit
+    # (src/meta/src/controller/streaming_job.rs:3735-3800).
+    rate_limit_nodes: list[str]
+    rate_limits: list[int]
+
+
+@dataclass(eq=True)
+class Edge(Row):
+    """A row of ``rwmeta.fragment_relations``: keyed by its two ends, as
+    ``src/meta/model/src/fragment_relation.rs`` is."""
+
+    source_fragment_id: int
+    target_fragment_id: int
+    dispatcher_type: str
+    dist_key: list[str]
+
+
+@dataclass(eq=True)
+class Actor(Row):
+    """A live actor (RisingWave derives them at recovery and keeps them in the barrier worker)."""
+
+    actor_id: int
+    fragment_id: int
+    worker_id: int
+    vnodes: list[int]
+    splits: list[str]
+
+
+@dataclass(eq=True)
+class Setting(Row):
+    """A row of ``rwmeta.session_defaults`` or ``rwmeta.system_params``."""
+
+    name: str
+    value: str
+
+
+_SQL_TYPES = {int: "INTEGER", str: "VARCHAR", bool: "BOOLEAN"}
+
+
+def _sql_type(hint: Any) -> str:
+    """The DuckDB type of a field's annotation (``int | None`` is nullable INTEGER)."""
+    if typing.get_origin(hint) is Annotated:
+        return hint.__metadata__[0]
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) is list:
+        return _sql_type(args[0]) + "[]"
+    if args:  # a union with None
+        return _sql_type(args[0])
+    return _SQL_TYPES[hint]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One store table: its name, row class and key columns; everything else derives from them."""
+
+    name: str
+    cls: type[Row]
+    key: tuple[str, ...]
+
+    @functools.cached_property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(self.cls))
+
+    @functools.cached_property
+    def list_columns(self) -> tuple[str, ...]:
+        hints = typing.get_type_hints(self.cls, include_extras=True)
+        return tuple(c for c in self.columns if typing.get_origin(hints[c]) is list)
+
+    @property
+    def qualified(self) -> str:
+        return f"rwmeta.{self.name}"
+
+    def ddl(self) -> str:
+        hints = typing.get_type_hints(self.cls, include_extras=True)
+        cols = [f"{c} {_sql_type(hints[c])}" for c in self.columns]
+        cols.append(f"PRIMARY KEY ({', '.join(self.key)})")
+        return f"CREATE TABLE IF NOT EXISTS {self.qualified} ({', '.join(cols)});"
+
+    def key_of(self, row: Row) -> Any:
+        d = row.__dict__
+        if len(self.key) == 1:
+            return d[self.key[0]]
+        return tuple(d[k] for k in self.key)
+
+    def values(self, row: Row) -> tuple:
+        d = row.__dict__
+        return tuple(d[c] for c in self.columns)
+
+    def from_db(self, names: Sequence[str], values: Sequence[Any]) -> Row:
+        """A sealed row from a DuckDB row (NULL lists read as empty ones)."""
+        row = object.__new__(self.cls)
+        d = row.__dict__
+        for n, v in zip(names, values, strict=True):
+            d[n] = list(v) if isinstance(v, list | tuple) else v
+        for n in self.list_columns:
+            if d.get(n) is None:
+                d[n] = []
+        d["_sealed"] = True
+        return row
+
+    def check_fields(self, fields: dict[str, object]) -> None:
+        unknown = sorted(set(fields) - set(self.columns))
+        if unknown:
+            raise TypeError(f"{self.name} has no column {', '.join(unknown)}")
+        if set(fields) & set(self.key):
+            raise TypeError(f"{self.name}: the key {', '.join(self.key)} cannot be updated")
+
+
+# Every table of the store, in DDL order.
+TABLES: tuple[TableSpec, ...] = (
+    TableSpec("info", Info, ("key",)),
+    TableSpec("databases", Database, ("id",)),
+    TableSpec("workers", Worker, ("id",)),
+    TableSpec("relations", Relation, ("id",)),
+    TableSpec("streaming_jobs", Job, ("job_id",)),
+    TableSpec("fragments", Fragment, ("fragment_id",)),
+    TableSpec("fragment_relations", Edge, ("source_fragment_id", "target_fragment_id")),
+    TableSpec("actors", Actor, ("actor_id",)),
+    TableSpec("session_defaults", Setting, ("name",)),
+    TableSpec("system_params", Setting, ("name",)),
+)
+SPECS = {t.name: t for t in TABLES}
+
+
+def schema_ddl() -> str:
+    """The store's schemas and tables (``CREATE ... IF NOT EXISTS``: reopening is harmless)."""
+    return "\n".join(
+        [
+            "CREATE SCHEMA IF NOT EXISTS rwmeta;",
+            "CREATE SCHEMA IF NOT EXISTS rw_catalog;",
+            *(t.ddl() for t in TABLES),
+        ]
+    )
+
+
+__all__ = [
+    "SPECS",
+    "TABLES",
+    "Actor",
+    "Database",
+    "Edge",
+    "Fragment",
+    "Info",
+    "Job",
+    "Relation",
+    "Row",
+    "SealedRowError",
+    "Setting",
+    "TableSpec",
+    "Worker",
+    "schema_ddl",
+]

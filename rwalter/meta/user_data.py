@@ -1,0 +1,86 @@
+"""Users' data: the DuckDB relations that hold what RisingWave's compute nodes and storage hold.
+
+A table's (or source's) rows live in a DuckDB table of schema ``main``, an MV's or a view's in a
+DuckDB view over its query, and users' SELECTs and DML run there too. RisingWave keeps these in
+Hummock, apart from its meta store; rwalter keeps them in the same DuckDB file as ``rwmeta`` so
+one transaction covers a statement's catalog rows and its users' rows.
+
+Every piece of SQL that touches users' data goes through :class:`UserData`, which knows whether
+the SQL can read the meta store: a catalog view (``rw_catalog``, ``pg_catalog``,
+``information_schema``), ``rwmeta`` itself, or a user's view or MV built over them. Such SQL
+flushes the catalog's pending writes first (write-behind, ``rwalter.meta.catalog``); other SQL
+runs without touching the store. When in doubt, it flushes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rwalter.meta.catalog import MetaCatalog
+
+# Text that marks SQL able to read the meta store (lowercase).
+STORE_MARKERS = ("rw_", "rwmeta", "pg_", "information_schema", "duckdb_")
+
+
+def mentions_store(sql: str) -> bool:
+    low = sql.lower()
+    return any(m in low for m in STORE_MARKERS)
+
+
+class UserData:
+    """The users' relations of one store, over the catalog's DuckDB connection."""
+
+    def __init__(self, catalog: MetaCatalog) -> None:
+        self.catalog = catalog
+        self._readers: tuple[int, frozenset[str]] | None = None
+
+    def store_readers(self) -> frozenset[str]:
+        """Lowercase names of users' relations whose rows are computed from the meta store."""
+        relations = self.catalog.model["relations"]
+        if self._readers is not None and self._readers[0] == relations.version:
+            return self._readers[1]
+        by_id = relations.rows
+        readers: set[int] = set()
+        changed = True
+        while changed:  # a view over a view over rw_fragments reads the store too
+            changed = False
+            for rel in by_id.values():
+                if rel.id in readers or rel.kind not in ("view", "materialized view"):
+                    continue
+                if mentions_store(rel.definition) or any(d in readers for d in rel.depends_on):
+                    readers.add(rel.id)
+                    changed = True
+        names = frozenset(by_id[i].name.lower() for i in readers)
+        self._readers = (relations.version, names)
+        return names
+
+    def reads_store(self, sql: str) -> bool:
+        if mentions_store(sql):
+            return True
+        readers = self.store_readers()
+        if not readers:
+            return False
+        words = set(re.findall(r"[a-z_][a-z0-9_$]*", sql.lower()))
+        return not words.isdisjoint(readers)
+
+    def execute(self, sql: str, params: list[Any] | None = None) -> duckdb.DuckDBPyConnection:
+        """Run SQL over users' relations in the statement's transaction (flushing the store first
+        when the SQL can read it)."""
+        if self.reads_store(sql):
+            self.catalog.flush()
+        conn = self.catalog.duck()
+        return conn.execute(sql, params) if params is not None else conn.execute(sql)
+
+    def row_count(self, storage: str) -> int:
+        """Rows of a relation's storage (0 when DuckDB cannot count them)."""
+        try:
+            return int(self.execute(f"SELECT count(*) FROM {storage}").fetchone()[0])
+        except duckdb.Error:
+            return 0
+
+
+__all__ = ["STORE_MARKERS", "UserData", "mentions_store"]
