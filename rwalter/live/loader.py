@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from rwalter.live import pgtext, plan_json
 from rwalter.live.rederive import derive_dispatcher, rederive_vnodes, scan_type_from_flags
 from rwalter.live.snapshot import Snapshot, SnapshotError, Table
-from rwalter.meta.catalog import DEFAULT_DATABASE_ID, Actor, Fragment, Job, Relation, Worker
+from rwalter.meta.catalog import DEFAULT_DATABASE_ID, Actor, Edge, Fragment, Job, Relation, Worker
 
 if TYPE_CHECKING:
     from rwalter.meta.node import MetaNode
@@ -64,13 +64,6 @@ class LoadReport:
     unknowable: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # optional files the snapshot lacks
-
-
-@dataclass
-class Edge:
-    source: int
-    target: int
-    dispatcher: str
 
 
 @dataclass
@@ -342,7 +335,11 @@ class Loader:
                 f.scan_type or "SOURCE_SCAN" in f.flags or "STREAM_SCAN" in f.flags
             ):
                 f.scans = sorted(
-                    {by_id[e.source].job_id for e in edges if e.target == f.fragment_id}
+                    {
+                        by_id[e.source_fragment_id].job_id
+                        for e in edges
+                        if e.target_fragment_id == f.fragment_id
+                    }
                     - {f.job_id}
                 )
         return frags, edges
@@ -378,7 +375,7 @@ class Loader:
                 if kind is None:
                     derived.append(fid)
                     kind = derive_dispatcher(frags[up], frags[fid], policies)
-                edges.append(Edge(up, fid, kind))
+                edges.append(Edge(up, fid, kind, []))
         if derived:
             self.rederived_fragments["dispatchers"] = sorted(set(derived))
             listed = ", ".join(map(str, sorted(set(derived))))
@@ -661,21 +658,17 @@ def _finish_jobs(jobs: dict[int, Job], fragments: list[Fragment], ld: Loader) ->
 
 
 def restore(meta: MetaNode, state: State) -> None:
-    """Write every row into a fresh store, in one transaction (the caller opens it)."""
+    """Write every row into a new store, in one transaction (the caller opens it)."""
     c = meta.catalog
     c.drop_database(DEFAULT_DATABASE_ID)  # a new store's ``dev``; the snapshot brings its own
     for db_id, name, group in state.databases:
         c.insert_database(name, group, db_id)
-    c.insert_workers(state.workers)
-    for r in state.relations:
-        c.insert_relation(r)
-    for j in state.jobs:
-        c.insert_job(j)
-    for f in state.fragments:
-        c.insert_fragment(f)
-    for e in state.edges:
-        c.insert_relation_edge(e.source, e.target, e.dispatcher, [])
-    c.replace_actors([], state.actors)
+    c.load_rows("workers", state.workers)
+    c.load_rows("relations", state.relations)
+    c.load_rows("streaming_jobs", state.jobs)
+    c.load_rows("fragments", state.fragments)
+    c.load_rows("fragment_relations", state.edges)
+    c.load_rows("actors", state.actors)
     for key, value in state.info.items():
         c.set_info(key, value)
     for name, value in state.system_params.items():

@@ -524,6 +524,17 @@ class MetaCatalog:
         for a in actors:
             self._put(self._actors, a)
 
+    def load_rows(self, table: str, rows: Iterable[Row]) -> None:
+        """Rows of a new store loaded whole (a snapshot, ``rwalter.live``): sealed in place and
+        kept without undo entries, so only for a store no statement has written yet; a load
+        that fails discards the store."""
+        t = self.model[table]
+        for row in rows:
+            row.__dict__["_sealed"] = True
+            key = t.spec.key_of(row)
+            t.set(key, row)
+            t.dirty[key] = False
+
     # -- users' data -------------------------------------------------------------------------
     def row_count(self, storage: str) -> int:
         return self.users.row_count(storage)
