@@ -23,6 +23,7 @@ from rwalter.frontend.binder import (
     not_found,
     object_name,
 )
+from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
@@ -253,6 +254,7 @@ def name_columns(node: exp.Expression) -> exp.Expression:
 
 def handle_query(session, node: exp.Expression) -> Result:
     bind_window_calls(session, node)
+    node = bind_surface(session, node)
     check_visible(session, node)
     try:
         result = run_duck(session, transpile_query(name_columns(node)))
@@ -268,6 +270,7 @@ def handle_query(session, node: exp.Expression) -> Result:
 
 def handle_dml(session, node: exp.Expression) -> Result:
     bind_window_calls(session, node)
+    node = bind_surface(session, node)
     check_visible(session, node)
     target = node.this if not isinstance(node.this, exp.Schema) else node.this.this
     table = target.find(exp.Table) if not isinstance(target, exp.Table) else target

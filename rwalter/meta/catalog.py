@@ -53,6 +53,11 @@ DEFAULT_DATABASE_ID = 1
 CHECK_ENV = "RWALTER_STORE_CHECK"
 
 
+# Nothing of DuckDB's outside the store is reachable through this connection: no files, no
+# extensions, no settings changed (a user's SQL runs on it; rwalter itself needs none of them).
+LOCK_DOWN = "SET enable_external_access = false; SET lock_configuration = true"
+
+
 class StoreError(Exception):
     """The store cannot be opened (locked by another process, incompatible version)."""
 
@@ -177,6 +182,7 @@ class MetaCatalog:
                     "use a new --db file"
                 )
         conn.execute(schema_ddl() + "\nSET search_path = 'main,rw_catalog'")
+        conn.execute(LOCK_DOWN)
         catalog = cls(conn, durable=bool(path))
         if exists:
             catalog.model.load(conn)

@@ -1,0 +1,248 @@
+"""What a user's query may name: every relation and function is bound as RisingWave's binder binds
+it before DuckDB sees the query, so nothing of DuckDB is reachable and unknown names fail with
+RisingWave's texts.
+
+* Relations (``binder/relation/table_or_source.rs``): a schema-qualified name must be one of
+  RisingWave's system relations of that schema (:mod:`rwalter.frontend.builtins`) or a user's
+  relation in ``public``; an unqualified one is looked up in ``pg_catalog``, then ``rw_catalog``
+  (the implicit front of the search path, ``src/common/src/session_config/search_path.rs:60-90``),
+  then ``public``. Another schema is ``schema not found``; a database other than the session's
+  is ``database not found``.
+* Functions (``binder/expr/function/builtin_scalar.rs:846-866``): a name RisingWave does not know
+  is ``function <name>(<argument types>) does not exist`` (``src/error/src/common.rs:71-87``),
+  under ``Failed to bind expression: <item>``, with the ``do you mean`` candidates within
+  Levenshtein distance 2 (1 for short names) of the scalar functions' names.
+* Functions the binder folds into constants (``builtin_scalar.rs``): ``version()``
+  (``current_cluster_version``, ``src/common/src/lib.rs``), ``current_database()``,
+  ``current_schema()``, ``current_schemas(bool)``, ``current_setting(name)`` and
+  ``current_user``; and RisingWave's ``array_contains(anyarray, anyarray)`` (containment, as
+  ``@>``).
+
+A relation or function RisingWave has but rwalter does not model says so plainly.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from rwalter.errors import QUERY, UNSUPPORTED_STATEMENT, RwError, catalog_error
+from rwalter.frontend.binder import name_position, object_name
+from rwalter.frontend.builtins import FUNCTIONS, SCALAR_FUNCTIONS, SYSTEM_RELATIONS
+from rwalter.meta import catalog_views
+from rwalter.sql.dialect import real_value, to_sql
+
+# The session's database and user: rwalter's sessions connect as root to dev.
+DATABASE = "dev"
+USER = "root"
+# Where the views of each system schema live in the store.
+_STORE_SCHEMA = {"rw_catalog": "rw_catalog", "pg_catalog": "rw_catalog"}
+_LOOKUP_ORDER = ("pg_catalog", "rw_catalog")
+
+
+def store_name(schema: str, name: str) -> str:
+    """The store's name of a system relation (information_schema's are prefixed)."""
+    return f"information_schema_{name}" if schema == "information_schema" else name
+
+
+def modelled(schema: str, name: str) -> bool:
+    return store_name(schema, name) in catalog_views.VIEWS and name in SYSTEM_RELATIONS[schema]
+
+
+def _unmodelled(what: str) -> RwError:
+    return RwError(
+        [
+            f"rwalter does not model {what} (RisingWave has it); it models streaming jobs, "
+            "their fragments and parallelism, and the catalogs clients read"
+        ],
+        UNSUPPORTED_STATEMENT,
+    )
+
+
+def _bind_table(session, table: exp.Table, ctes: set[str]) -> str | None:
+    """Point a relation at the store; returns the system view it reads, if any."""
+    if not isinstance(table.this, exp.Identifier):
+        return None  # a table function: checked with the functions
+    name = object_name(table)
+    catalog = real_value(table.args["catalog"]) if table.args.get("catalog") else ""
+    schema = real_value(table.args["db"]) if table.args.get("db") else ""
+    if catalog and catalog != DATABASE:
+        raise catalog_error(f"database not found: {catalog}")
+    if not schema and name in ctes:
+        return None
+    if schema and schema != "public" and schema not in SYSTEM_RELATIONS:
+        err = catalog_error(f"schema not found: {schema}")
+        err.position = name_position(table)
+        raise err
+    candidates = (schema,) if schema in SYSTEM_RELATIONS else () if schema else _LOOKUP_ORDER
+    for system in candidates:
+        if name in SYSTEM_RELATIONS[system]:
+            if not modelled(system, name):
+                raise _unmodelled(f"{system}.{name}")
+            table.set("catalog", None)
+            table.set("db", exp.to_identifier(_STORE_SCHEMA.get(system, "rw_catalog")))
+            table.set("this", exp.to_identifier(store_name(system, name), quoted=True))
+            return store_name(system, name)
+    if schema in SYSTEM_RELATIONS or session.meta.catalog.relation_by_name(name) is None:
+        err = catalog_error(f"table or source not found: {name}")
+        err.position = name_position(table)
+        raise err
+    table.set("catalog", None)
+    table.set("db", None)  # a user's relation lives in the store's main schema
+    return None
+
+
+def function_name(f: exp.Func) -> str | None:
+    """The name a call was written with (None for syntax such as CAST or EXTRACT)."""
+    if isinstance(f, exp.Anonymous):
+        return f.name.lower()
+    written = f.meta.get("rw_name")
+    return written.lower() if written else None
+
+
+_TYPE_NAMES = {
+    "INT": "integer",
+    "BIGINT": "bigint",
+    "SMALLINT": "smallint",
+    "DOUBLE": "double precision",
+    "FLOAT": "real",
+    "DECIMAL": "numeric",
+    "VARCHAR": "character varying",
+    "TEXT": "character varying",
+    "BOOLEAN": "boolean",
+    "DATE": "date",
+    "TIMESTAMP": "timestamp without time zone",
+    "TIMESTAMPTZ": "timestamp with time zone",
+    "INTERVAL": "interval",
+    "JSONB": "jsonb",
+}
+
+
+def _arg_type(e: exp.Expression, columns: dict[str, str]) -> str:
+    """The RisingWave type name of an argument, as far as the text and the query's tables show."""
+    if isinstance(e, exp.Column) and e.name.lower() in columns:
+        return columns[e.name.lower()]
+    if isinstance(e, exp.Literal):
+        if e.is_string:
+            return "unknown"
+        if "." in e.this or "e" in e.this.lower():
+            return "numeric"
+        return "integer" if -(2**31) <= int(e.this) < 2**31 else "bigint"
+    if isinstance(e, exp.Boolean):
+        return "boolean"
+    if isinstance(e, exp.Cast):
+        return _TYPE_NAMES.get(e.to.this.name, e.to.sql().lower())
+    if isinstance(e, exp.Array) and e.expressions:
+        return _arg_type(e.expressions[0], columns) + "[]"
+    return "unknown"
+
+
+def _levenshtein(a: str, b: str) -> int:
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def no_function(
+    name: str, f: exp.Func, item: exp.Expression, columns: dict[str, str] | None = None
+) -> RwError:
+    sig = f"{name}({', '.join(_arg_type(a, columns or {}) for a in _args(f))})"
+    distance = 2 if len(name) > 3 else 1
+    near = sorted(c for c in SCALAR_FUNCTIONS if _levenshtein(name, c) <= distance)
+    text = f"function {sig} does not exist" + (f", do you mean {' or '.join(near)}" if near else "")
+    if isinstance(item, exp.Table):  # a table function: no expression to name
+        return RwError([text], QUERY)
+    bare = item.this if isinstance(item, exp.Alias) else item
+    return RwError([f"Failed to bind expression: {to_sql(bare)}", text], QUERY)
+
+
+def _args(f: exp.Func) -> list[exp.Expression]:
+    if isinstance(f, exp.Anonymous):
+        return list(f.expressions)
+    return [a for a in (f.this, *f.expressions) if isinstance(a, exp.Expression)]
+
+
+def _constant(session, f: exp.Func, name: str | None) -> exp.Expression | None:
+    """The literal the binder folds a call into, if it is one of those."""
+    if isinstance(f, exp.CurrentVersion) or name == "version":
+        return exp.Literal.string(catalog_views.CLUSTER_VERSION)
+    if isinstance(f, exp.CurrentDatabase) or name in ("current_database", "current_catalog"):
+        return exp.Literal.string(DATABASE)
+    if isinstance(f, exp.CurrentSchema) or name == "current_schema":
+        return exp.Literal.string("public")
+    if isinstance(f, exp.CurrentUser) or name in ("current_user", "session_user", "user"):
+        return exp.Literal.string(USER)
+    if name == "current_schemas":
+        args = _args(f)
+        if len(args) != 1 or not isinstance(args[0], exp.Boolean):
+            raise RwError(
+                [
+                    "No function matches the given name and argument types. "
+                    "You might need to add explicit type casts."
+                ],
+                QUERY,
+            )
+        names = ["pg_catalog", "rw_catalog", "public"] if args[0].this else ["public"]
+        return exp.Array(expressions=[exp.Literal.string(n) for n in names])
+    if name == "current_setting":
+        args = _args(f)
+        if len(args) != 1 or not (isinstance(args[0], exp.Literal) and args[0].is_string):
+            raise RwError(["Expr error", "Only literal is supported in `setting_name`."], QUERY)
+        return exp.Literal.string(session.config.get(args[0].this))
+    return None
+
+
+def _item_of(node: exp.Expression, f: exp.Expression) -> exp.Expression:
+    """The select item (or clause) a call stands in, as the binder names it in its error."""
+    cur = f
+    while cur.parent is not None and cur.parent is not node:
+        if isinstance(cur.parent, exp.Table):
+            return cur.parent
+        if isinstance(cur.parent, exp.Where | exp.Having):
+            return cur
+        if isinstance(cur.parent, exp.Select) and cur.arg_key == "expressions":
+            return cur
+        cur = cur.parent
+    return cur
+
+
+def bind_surface(session, node: exp.Expression) -> exp.Expression:
+    """A copy of ``node`` whose names all point where RisingWave would bind them (system views in
+    the store, folded constants), or RisingWave's error for the first name it does not know."""
+    node = node.copy()
+    ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
+    views = []
+    columns: dict[str, str] = {}  # the user's tables' columns, for the types in errors
+    for table in list(node.find_all(exp.Table)):
+        view = _bind_table(session, table, ctes)
+        if view:
+            views.append(view)
+        elif isinstance(table.this, exp.Identifier):
+            rel = session.meta.catalog.relation_by_name(object_name(table))
+            if rel is not None:
+                for c, t in zip(rel.columns, rel.column_types, strict=False):
+                    columns.setdefault(c, _TYPE_NAMES.get(t.upper(), t))
+    for f in list(node.find_all(exp.Func)):
+        name = function_name(f)
+        constant = _constant(session, f, name)
+        if constant is not None:
+            if isinstance(f.parent, exp.Select) and f.arg_key == "expressions":
+                # the column keeps the function's name (``select version()`` -> version)
+                constant = exp.alias_(constant, name or f.sql_name().lower(), quoted=True)
+            f.replace(constant)
+            continue
+        if isinstance(f, exp.ArrayContains):  # RisingWave: every element of b is in a
+            f.replace(exp.Anonymous(this="list_has_all", expressions=[f.this, f.expression]))
+            continue
+        if name is None or name in catalog_views.USER_FUNCTIONS:
+            continue
+        if name not in FUNCTIONS:
+            raise no_function(name, f, _item_of(node, f), columns)
+    if views:
+        session.meta.catalog.ensure_views(views)
+    return node
+
+
+__all__ = ["bind_surface", "function_name", "modelled", "no_function", "store_name"]
