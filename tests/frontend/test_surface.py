@@ -164,3 +164,66 @@ def test_the_store_connection_is_locked(tmp_path, db: bool) -> None:
         with Session(db_path=path) as s:
             assert s.execute("INSERT INTO t VALUES (1)").ok
             assert s.execute("SELECT * FROM t").rows == [["1"]]
+
+
+def test_information_schema_columns() -> None:
+    """information_schema/columns.rs: RisingWave's type and udt names, hidden _row_id left out,
+    positions from 1; the relation is RisingWave's, not DuckDB's own (no rwmeta rows)."""
+    with Session() as s:
+        for sql in (
+            "CREATE TABLE t (a int, b varchar, c double precision)",
+            "CREATE MATERIALIZED VIEW m AS SELECT a, count(*) FROM t GROUP BY a",
+        ):
+            assert s.execute(sql).ok, sql
+        result = s.execute(
+            "SELECT table_catalog, table_schema, table_name, column_name, ordinal_position, "
+            "is_nullable, data_type, udt_name FROM information_schema.columns"
+        )
+        assert result.ok, result.error
+        assert result.rows == [
+            ["dev", "public", "t", "a", "1", "YES", "integer", "int4"],
+            ["dev", "public", "t", "b", "2", "YES", "character varying", "varchar"],
+            ["dev", "public", "t", "c", "3", "YES", "double precision", "float8"],
+            ["dev", "public", "m", "a", "1", "YES", "integer", "int4"],
+            ["dev", "public", "m", "count", "2", "YES", "bigint", "int8"],
+        ]
+        assert s.execute("SELECT * FROM information_schema.columns LIMIT 0").columns == [
+            "table_catalog",
+            "table_schema",
+            "table_name",
+            "column_name",
+            "column_default",
+            "character_maximum_length",
+            "numeric_precision",
+            "numeric_precision_radix",
+            "numeric_scale",
+            "datetime_precision",
+            "ordinal_position",
+            "is_nullable",
+            "data_type",
+            "udt_catalog",
+            "udt_schema",
+            "udt_name",
+            "character_set_catalog",
+            "character_set_schema",
+            "character_set_name",
+            "collation_catalog",
+            "collation_schema",
+            "collation_name",
+            "domain_catalog",
+            "domain_schema",
+            "domain_name",
+            "scope_catalog",
+            "scope_schema",
+            "scope_name",
+            "is_identity",
+            "identity_generation",
+            "identity_start",
+            "identity_increment",
+            "identity_maximum",
+            "identity_minimum",
+            "identity_cycle",
+            "is_generated",
+            "generation_expression",
+            "interval_type",
+        ]

@@ -154,7 +154,7 @@ def test_scan_node_shape(session: Session) -> None:
     (text,) = query(
         session,
         "SELECT f.node FROM rw_fragment_infos f JOIN rw_indexes i ON i.id = f.table_id "
-        "WHERE list_contains(f.flags, 'STREAM_SCAN')",
+        "WHERE array_contains(f.flags, array['STREAM_SCAN'])",
     )[0]
     t_mview = next(
         fid for fid, f in model_fragments(session).items() if f.job_id == 6 and "MVIEW" in f.flags
