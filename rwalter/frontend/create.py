@@ -13,11 +13,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+import duckdb
 from sqlglot import exp
 
 from rwalter.errors import (
     CATALOG_EXISTS,
     PROTOCOL,
+    UNSUPPORTED_PLAN,
     UNSUPPORTED_STATEMENT,
     RwError,
     catalog_error,
@@ -26,13 +28,14 @@ from rwalter.errors import (
 from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
+from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
 from rwalter.frontend.query import create_query_storage, storage_name
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import to_sql
+from rwalter.sql.dialect import real_value, to_sql
 
 # Catalog kind → the word RisingWave uses in "<kind> named x already exists".
 KIND_WORD = {
@@ -156,6 +159,8 @@ def plan(build):
     """Run a fragmenter call; its errors become RisingWave's frontend errors."""
     try:
         return build()
+    except UnsupportedPlan as err:
+        raise RwError([err.message], UNSUPPORTED_PLAN) from None
     except fragmenter.FragmenterError as err:
         if getattr(err, "relation", None):
             raise catalog_error(f"table or source not found: {err.relation}") from None
@@ -336,7 +341,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         column_types=types,
         connector=connector,
     )
-    create_storage(catalog, name, cols, types)
+    create_storage(catalog, name, cols, types, list(node.expressions or []))
     submit(session, rel, graph, "table", rel.definition, background=False)
     return Result(tag="CREATE_TABLE")
 
@@ -357,7 +362,8 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     if node.args.get("emit") == "ON WINDOW CLOSE":
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
-    create_query_storage(session.meta.catalog, name, query)
+    names = [real_value(c) for c in node.args.get("columns") or []]
+    create_query_storage(session.meta.catalog, name, query, columns=names)
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_materialized_view(
@@ -367,6 +373,8 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             database_id=1,
         )
     )
+    if names:
+        graph.columns = tuple(names)
     rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
@@ -517,13 +525,44 @@ def _definition(session, node) -> str:
         return session.current_sql
 
 
-def create_storage(catalog, name: str, cols: list[str], types: list[str]) -> None:
+def create_storage(
+    catalog, name: str, cols: list[str], types: list[str], defs: list | None = None
+) -> None:
     """The DuckDB table holding a table's (or source's) rows; a column-less table gets the hidden
-    ``_row_id`` RisingWave gives it."""
-    ddl = ", ".join(
-        '"' + c.replace('"', '""') + f'" {_duck_type(t)}' for c, t in zip(cols, types, strict=True)
-    )
+    ``_row_id`` RisingWave gives it. ``DEFAULT`` and generated columns (``AS expr``) keep their
+    expressions where DuckDB can compute them; otherwise the column is a plain one."""
+    names = ['"' + c.replace('"', '""') + '"' for c in cols]
+    plain = [f"{n} {_duck_type(t)}" for n, t in zip(names, types, strict=True)]
+    options = [_duck_column_option(d) for d in defs or []]
+    if any(options) and not _duck_accepts(catalog, plain, options):
+        options = []
+    ddl = ", ".join(p + o for p, o in zip(plain, options or [""] * len(plain), strict=True))
     catalog.users.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+
+
+def _duck_accepts(catalog, plain: list[str], options: list[str]) -> bool:
+    """Whether DuckDB can create these columns, tried on a side connection so that a refusal
+    leaves the statement's transaction as it was."""
+    probe = catalog.conn.cursor()
+    try:
+        ddl = ", ".join(p + o for p, o in zip(plain, options, strict=True))
+        probe.execute(f"CREATE TEMPORARY TABLE rwalter_column_probe ({ddl})")
+        return True
+    except duckdb.Error:
+        return False
+    finally:
+        probe.close()
+
+
+def _duck_column_option(col) -> str:
+    """A column's DEFAULT / generated expression in DuckDB's spelling."""
+    if col is None:
+        return ""
+    if col.args.get("generated") is not None:
+        return f" GENERATED ALWAYS AS ({col.args['generated'].sql('duckdb')}) VIRTUAL"
+    if col.args.get("default") is not None:
+        return f" DEFAULT ({col.args['default'].sql('duckdb')})"
+    return ""
 
 
 def _duck_type(rw_type: str) -> str:

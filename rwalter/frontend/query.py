@@ -16,7 +16,14 @@ import re
 import duckdb
 from sqlglot import exp
 
-from rwalter.errors import CATALOG_NOT_FOUND, QUERY, SNAPSHOT_NO_ROWS, RwError, catalog_error
+from rwalter.errors import (
+    CATALOG_NOT_FOUND,
+    QUERY,
+    SNAPSHOT_NO_ROWS,
+    RwError,
+    catalog_error,
+    invalid_input,
+)
 from rwalter.frontend.binder import (
     bind_error_root,
     name_position,
@@ -137,14 +144,31 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     return None
 
 
-def create_query_storage(catalog, name: str, query: exp.Expression, what: str = "VIEW") -> None:
+def create_query_storage(
+    catalog,
+    name: str,
+    query: exp.Expression,
+    what: str = "VIEW",
+    columns: list[str] | None = None,
+) -> None:
     """DuckDB storage over ``query``: a ``VIEW`` (an MV's or a view's rows) or a ``TABLE`` (CREATE
     TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
-    with the query's errors."""
+    with the query's errors. ``columns`` (``CREATE MATERIALIZED VIEW v (a, b)``) rename the
+    outputs one for one (``PlanRoot::set_out_names``, ``optimizer/mod.rs:223-231``)."""
     sql = transpile_query(name_columns(query))
     catalog.ensure_views(sql)
     try:
         catalog.users.execute(f"CREATE {what} {storage_name(name)} AS {sql}")
+        if columns:
+            width = len(
+                catalog.users.execute(f"SELECT * FROM {storage_name(name)} LIMIT 0").description
+            )
+            if width != len(columns):
+                raise invalid_input("number of column names does not match number of columns")
+            names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
+            catalog.users.execute(
+                f"CREATE OR REPLACE {what} {storage_name(name)} ({names}) AS {sql}"
+            )
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 

@@ -24,6 +24,15 @@ class FragmenterError(Exception):
         self.hint = hint
 
 
+class UnsupportedPlan(FragmenterError):
+    """A construct RisingWave plans but rwalter cannot plan the same way: refused by name rather
+    than given a graph that may be wrong (``construct`` says what it is)."""
+
+    def __init__(self, construct: str):
+        super().__init__(f"rwalter cannot plan this query as RisingWave does: {construct}")
+        self.construct = construct
+
+
 @dataclass(frozen=True)
 class RelationInfo:
     id: int

@@ -21,17 +21,21 @@ from rwalter.frontend.optimizer.plan_node import (
     FragmenterError,
     Node,
     RelationInfo,
+    UnsupportedPlan,
     exchange,
     unary,
 )
 from rwalter.frontend.optimizer.rel import Rel
+from rwalter.frontend.optimizer.subquery import SubqueryPlanner, subquery_of
 from rwalter.frontend.optimizer.topn import TopNPlanner
 from rwalter.frontend.optimizer.union import UnionPlanner
 from rwalter.sql.dialect import real_value
 from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 
-class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlanner):
+class Planner(
+    JoinPlanner, SubqueryPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlanner
+):
     def __init__(
         self, lookup: Callable[[str], RelationInfo | None], scan_type: str, database_id: int
     ) -> None:
@@ -190,6 +194,9 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
         items = [from_.this] + [j.this for j in sel.args.get("joins") or []]
         joins = [None, *(sel.args.get("joins") or [])]
         where = conjuncts(sel.args["where"].this) if sel.args.get("where") else []
+        self.refuse_subqueries(sel)
+        semi = [c for c in where if subquery_of(c) is not None]
+        where = [c for c in where if subquery_of(c) is None]
         rank_filter = self.rank_filter(items, where)
         rels = [self.from_item(i) for i in items]
         dyn = [c for c in where if has_now(c)]
@@ -209,7 +216,28 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
                 node.stream_key,
                 node.append_only,
             )
+        for c in semi:
+            node = self.subquery_filter(c, rel, node)
         return self.plan_projection(sel, rel, node)
+
+    @staticmethod
+    def refuse_subqueries(sel: exp.Select) -> None:
+        """Subqueries outside WHERE (select list, HAVING, JOIN ... ON, GROUP BY) are planned by
+        RisingWave as apply operators rwalter does not model."""
+        places = [
+            ("the select list", sel.expressions),
+            ("HAVING", [sel.args.get("having")]),
+            ("GROUP BY", (sel.args["group"].expressions if sel.args.get("group") else [])),
+            ("JOIN ... ON", [j.args.get("on") for j in sel.args.get("joins") or []]),
+        ]
+        for place, parts in places:
+            if any(p is not None and subquery_of(p) is not None for p in parts):
+                raise UnsupportedPlan(f"a subquery in {place}")
+
+    @staticmethod
+    def table_name(item: exp.Table) -> str:
+        """The relation a FROM item names, folded as RisingWave folds it (``real_value``)."""
+        return real_value(item.this) if isinstance(item.this, exp.Identifier) else item.name
 
     def plan_projection(
         self, sel: exp.Select, rel: Rel, node: Node
