@@ -29,6 +29,7 @@ from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
+from rwalter.frontend.optimizer.rules import PLAN_SETTINGS
 from rwalter.frontend.query import create_query_storage, storage_name
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.catalog import Relation
@@ -130,7 +131,17 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
     return wrap
 
 
-def relation_info(session, rel: Relation) -> fragmenter.RelationInfo:
+def relation_info(session, rel: Relation, with_indexes: bool = True) -> fragmenter.RelationInfo:
+    catalog = session.meta.catalog
+    indexes = ()
+    if with_indexes and rel.kind in ("table", "materialized view"):
+        indexes = tuple(
+            relation_info(session, i, with_indexes=False)
+            for i in sorted(catalog.relations("index"), key=lambda i: i.id)
+            if i.target_id == rel.id
+            and (job := catalog.job(i.id)) is not None
+            and job.status == "CREATED"
+        )
     return fragmenter.RelationInfo(
         id=rel.id,
         name=rel.name,
@@ -142,6 +153,7 @@ def relation_info(session, rel: Relation) -> fragmenter.RelationInfo:
         database_id=rel.database_id,
         is_shared_source=rel.is_shared,
         connector=rel.connector,
+        indexes=indexes,
     )
 
 
@@ -153,6 +165,11 @@ def lookup_for(session):
         return relation_info(session, rel)
 
     return lookup
+
+
+def plan_settings(session) -> dict[str, str]:
+    """The session variables that shape a streaming plan (``optimizer.rules.PLAN_SETTINGS``)."""
+    return {name: session.config.get(name) for name in PLAN_SETTINGS}
 
 
 def plan(build):
@@ -371,6 +388,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             lookup_for(session),
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
+            settings=plan_settings(session),
         )
     )
     if names:
@@ -416,6 +434,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
             snapshot=snapshot,
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
+            settings=plan_settings(session),
         )
     )
     rel = new_relation(
@@ -453,12 +472,22 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     dist = bind_columns(node.args.get("distributed_by") or [], columns) or None
     graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
     rel = new_relation(name, "index", _definition(session, node), graph, target_id=table.id)
+    _create_index_storage(session.meta.catalog, name, table.name, list(graph.columns))
     background = _background(session, graph)
     rel.background = background
     _, notices = submit(
         session, rel, graph, "index", rel.definition, background=background, target_id=table.id
     )
     return Result(tag="CREATE_INDEX", notices=notices)
+
+
+def _create_index_storage(catalog, name: str, table: str, columns: list[str]) -> None:
+    """An index is a relation in FROM under its own name (``catalog/schema_catalog.rs:88-131``):
+    a DuckDB view of its columns over the table's rows."""
+    cols = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
+    catalog.conn.execute(
+        f"CREATE VIEW {storage_name(name)} AS SELECT {cols} FROM {storage_name(table)}"
+    )
 
 
 @creates("CREATE_SOURCE")

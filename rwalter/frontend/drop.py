@@ -83,6 +83,7 @@ def drop_relation(session, rel: Relation, *, cascade: bool) -> None:
         "source": "TABLE",
         "materialized view": "VIEW",
         "view": "VIEW",
+        "index": "VIEW",
     }.get(rel.kind)
     if storage:
         catalog.users.execute(f"DROP {storage} IF EXISTS {storage_name(rel.name)}")

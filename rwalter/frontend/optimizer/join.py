@@ -76,6 +76,7 @@ class JoinPlanner:
     def hash_join(self, left: Node, right: Node, pairs: list[tuple[str, str]], side: str) -> Node:
         """Exchange placement of ``get_stream_input_for_hash_join`` (logical_join.rs:960-1011)."""
         lk, rk = [p[0] for p in pairs], [p[1] for p in pairs]
+        left, right = self.better_locality(left, lk), self.better_locality(right, rk)
         r2l, l2r = dict(zip(rk, lk, strict=True)), dict(pairs)
         right = enforce(right, ("shard", frozenset(rk)))
         if right.dist.kind == "hash":

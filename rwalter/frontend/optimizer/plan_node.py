@@ -45,6 +45,7 @@ class RelationInfo:
     database_id: int
     is_shared_source: bool = False
     connector: str | None = None
+    indexes: tuple[RelationInfo, ...] = ()  # created indexes on a table or MV, oldest first
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ class Node:
     relation: RelationInfo | None = None
     scan_type: str | None = None
     state_tables: int = field(default=-1)
+    names: dict[str, str] | None = None  # scans only: column name -> column id
+    share_id: int | None = None  # StreamShare only: the shared plan every reference reads
 
     def __post_init__(self) -> None:
         if self.state_tables < 0:

@@ -7,7 +7,7 @@ conversion of ``src/frontend/src/optimizer/``; each operator family lives in its
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from sqlglot import exp
 
@@ -15,6 +15,7 @@ from rwalter.frontend.optimizer import rules as R
 from rwalter.frontend.optimizer.agg import AggPlanner
 from rwalter.frontend.optimizer.expr_utils import agg_kind, conjuncts, find_aggs, has_now
 from rwalter.frontend.optimizer.join import JoinPlanner
+from rwalter.frontend.optimizer.locality import LocalityPlanner
 from rwalter.frontend.optimizer.over_window import OverWindowPlanner
 from rwalter.frontend.optimizer.plan_node import (
     Dist,
@@ -26,6 +27,7 @@ from rwalter.frontend.optimizer.plan_node import (
     unary,
 )
 from rwalter.frontend.optimizer.rel import Rel
+from rwalter.frontend.optimizer.share import CteDef, SharePlanner
 from rwalter.frontend.optimizer.subquery import SubqueryPlanner, subquery_of
 from rwalter.frontend.optimizer.topn import TopNPlanner
 from rwalter.frontend.optimizer.union import UnionPlanner
@@ -34,17 +36,34 @@ from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 
 class Planner(
-    JoinPlanner, SubqueryPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlanner
+    SharePlanner,
+    LocalityPlanner,
+    JoinPlanner,
+    SubqueryPlanner,
+    AggPlanner,
+    TopNPlanner,
+    OverWindowPlanner,
+    UnionPlanner,
 ):
     def __init__(
-        self, lookup: Callable[[str], RelationInfo | None], scan_type: str, database_id: int
+        self,
+        lookup: Callable[[str], RelationInfo | None],
+        scan_type: str,
+        database_id: int,
+        settings: Mapping[str, str] | None = None,
     ) -> None:
+        settings = settings or {}
+        self.share_plans = settings.get("enable_share_plan", "true") == "true"
+        self.index_selection = settings.get("enable_index_selection", "true") == "true"
         self.lookup = lookup
         self.scan_type = scan_type
         self.database_id = database_id
-        self.ctes: dict[str, exp.Expression] = {}
+        self.ctes: dict[str, CteDef] = {}
         self.used: set[str] = set()
         self.rank_windows: set[int] = set()
+        self.used_names: frozenset[str] | None = None  # None: every column (a `*` is read)
+        self.source_refs: dict[str, int] = {}
+        self.source_plans: dict[str, tuple[Node, dict[str, str]]] = {}
 
     # ---- helpers -------------------------------------------------------------------------
     def fresh(self, base: str) -> str:
@@ -79,6 +98,8 @@ class Planner(
                 True,
                 relation=info,
             )
+            if self.source_refs.get(info.name, 0) >= 2 and op == "StreamSource":
+                return self.shared_source(info, node, ids, alias)
         else:
             scan_type = self.scan_type
             if info.database_id != self.database_id:
@@ -99,6 +120,7 @@ class Planner(
                 info.append_only,
                 relation=info,
                 scan_type=scan_type,
+                names=ids,
             )
         scope = [(alias, c, ids[c], True) for c in info.columns]
         scope += [(alias, c, cid, False) for c, cid in ids.items() if c not in info.columns]
@@ -107,8 +129,14 @@ class Planner(
     # ---- queries -------------------------------------------------------------------------
     def plan(self, q: exp.Expression) -> tuple[Node, list[tuple[str, str]]]:
         """Plan a query; returns the node and its visible (name, id) outputs."""
+        if not self.used:  # the outermost query: which columns column pruning keeps
+            star = any(isinstance(x, exp.Star) for x in q.walk())
+            names = frozenset(c.name.lower() for c in q.find_all(exp.Column))
+            self.used_names = None if star else names
+            self.source_refs = self.count_source_refs(q)
         if isinstance(q, exp.Subquery):
             return self.plan(q.this)
+        self.register_ctes(q)
         if isinstance(q, exp.Union):
             return self.plan_union(q)
         if isinstance(q, exp.Values):
@@ -144,7 +172,7 @@ class Planner(
         if isinstance(item, exp.Table):
             name = real_value(item.this) if isinstance(item.this, exp.Identifier) else item.name
             if name in self.ctes:
-                return self.sub_rel(self.ctes[name], alias)
+                return self.cte_rel(self.ctes[name], alias)
             return self.scan(self.relation(name), alias)
         if isinstance(item, exp.Subquery):
             return self.sub_rel(item.this, alias)
@@ -177,17 +205,9 @@ class Planner(
         return Rel(node, scope)
 
     def sub_rel(self, q: exp.Expression, alias: str) -> Rel:
-        node, outs = self.plan(q)
-        vis = {cid for _, cid in outs}
-        scope = [(alias, name, cid, True) for name, cid in outs]
-        scope += [(alias, c, c, False) for c in node.cols if c not in vis]
-        return Rel(node, scope)
+        return self.rel_of(self.plan(q), alias)
 
     def plan_select(self, sel: exp.Select) -> tuple[Node, list[tuple[str, str]]]:
-        with_ = sel.args.get("with_") or sel.args.get("with")
-        if with_ is not None:
-            for cte in with_.expressions:
-                self.ctes[cte.alias.lower()] = cte.this
         from_ = sel.args.get("from_") or sel.args.get("from")
         if from_ is None:
             return self.plan_values(sel.expressions)

@@ -98,3 +98,25 @@ CROSS_DB_UNSUPPORTED = (
     "without-snapshot mode."
 )
 SHARED_SOURCE_NOTICE = 'snapshot backfill disabled due to using shared source Some("{name}")'
+
+# Session variables that change a plan's shape, with their defaults
+# (src/common/src/session_config/mod.rs). rwalter plans by the defaults; `enable_share_plan` and
+# `enable_index_selection` it also plans switched off. The others, set away from their default,
+# refuse a plan holding an operator they reshape (risingwave-fragmenter.md §5), rather than give
+# the default's graph.
+MODELLED_SETTINGS: dict[str, str] = {"enable_share_plan": "true", "enable_index_selection": "true"}
+RESHAPING_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "streaming_enable_delta_join": ("false", ("StreamHashJoin",)),
+    "streaming_separate_consecutive_join": ("false", ("StreamHashJoin",)),
+    "streaming_enable_unaligned_join": ("false", ("StreamHashJoin",)),
+    "streaming_separate_sink": ("false", ("StreamSink",)),
+    "force_two_phase_agg": ("false", ("StreamHashAgg",)),
+    "force_split_distinct_agg": ("false", ("StreamHashAgg", "StreamSimpleAgg")),
+    "locality_backfill_mode": (
+        "auto",
+        ("StreamHashAgg", "StreamHashJoin", "StreamGroupTopN", "StreamOverWindow"),
+    ),
+}
+# Delta joins replace hash joins only when the scans are arrangement backfills (no snapshot).
+SNAPSHOT_INDIFFERENT = frozenset({"streaming_enable_delta_join"})
+PLAN_SETTINGS = (*MODELLED_SETTINGS, *RESHAPING_SETTINGS)
