@@ -144,6 +144,17 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     return None
 
 
+def _current_versions(query: exp.Expression) -> exp.Expression:
+    """A temporal join's rows as of now: the version table joined as it is (DuckDB has no
+    ``FOR SYSTEM_TIME AS OF``)."""
+    if not any(t.args.get("version") is not None for t in query.find_all(exp.Table)):
+        return query
+    query = query.copy()
+    for t in query.find_all(exp.Table):
+        t.set("version", None)
+    return query
+
+
 def create_query_storage(
     catalog,
     name: str,
@@ -155,7 +166,7 @@ def create_query_storage(
     TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
     with the query's errors. ``columns`` (``CREATE MATERIALIZED VIEW v (a, b)``) rename the
     outputs one for one (``PlanRoot::set_out_names``, ``optimizer/mod.rs:223-231``)."""
-    sql = transpile_query(name_columns(query))
+    sql = transpile_query(name_columns(_current_versions(query)))
     catalog.ensure_views(sql)
     try:
         catalog.users.execute(f"CREATE {what} {storage_name(name)} AS {sql}")

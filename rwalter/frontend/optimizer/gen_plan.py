@@ -70,10 +70,14 @@ def object_real_name(table: exp.Table) -> str:
 
 
 def _scan_type(query: exp.Expression, lookup: Lookup, snapshot: bool, notices: list[str]) -> str:
-    """SnapshotBackfill unless disabled or a shared source is read (plan_node/mod.rs:567-601)."""
+    """SnapshotBackfill unless disabled, a shared source is read or a temporal join is planned
+    (``forbid_snapshot_backfill``, plan_node/mod.rs:567-601: sources below a join are seen first)."""
     shared = _shared_sources(query, lookup)
     if snapshot and shared:
         notices.append(R.SHARED_SOURCE_NOTICE.format(name=shared[0]))
+        return "ARRANGEMENT_BACKFILL"
+    if snapshot and any(t.args.get("version") is not None for t in query.find_all(exp.Table)):
+        notices.append(R.TEMPORAL_JOIN_NOTICE)
         return "ARRANGEMENT_BACKFILL"
     return "SNAPSHOT_BACKFILL" if snapshot else "ARRANGEMENT_BACKFILL"
 
@@ -115,7 +119,7 @@ def _root(
     """Put the job root on top, enforcing its input distribution (stream_materialize.rs:250-300)."""
     if node.dist.kind != "single":
         want = key if key else node.stream_key
-        if join_exchange and node.op == "StreamHashJoin":
+        if join_exchange and node.op in ("StreamHashJoin", "StreamTemporalJoin"):
             node = exchange(node, "HASH", Dist("hash", tuple(c for c in node.cols if c in want)))
         elif want:
             node = enforce(node, ("shard", frozenset(want)))

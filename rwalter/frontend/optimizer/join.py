@@ -16,7 +16,9 @@ from rwalter.frontend.optimizer.plan_node import (
     Dist,
     FragmenterError,
     Node,
+    UnsupportedPlan,
     enforce,
+    exchange,
     unary,
 )
 from rwalter.frontend.optimizer.rel import Rel
@@ -45,7 +47,12 @@ class JoinPlanner:
             if not pairs or None in itertools.chain(*pairs):
                 raise FragmenterError(R.NESTED_LOOP_JOIN, hint=R.NESTED_LOOP_HINT)
             side = (j.args.get("side") or "").upper()
-            cur = Rel(self.hash_join(cur.node, rel.node, pairs, side), cur.scope + rel.scope)
+            if rel.temporal:
+                cur = Rel(
+                    self.temporal_join(cur.node, rel.node, pairs, side), cur.scope + rel.scope
+                )
+            else:
+                cur = Rel(self.hash_join(cur.node, rel.node, pairs, side), cur.scope + rel.scope)
         return cur, pending
 
     def push_down(self, rel: Rel, pending: list[exp.Expression]) -> Rel:
@@ -98,3 +105,45 @@ class JoinPlanner:
         else:
             dist = Dist("hash", tuple(left.dist.key))
         return Node("StreamHashJoin", [left, right], left.cols + right.cols, dist, sk, False)
+
+    def temporal_side(self, item: exp.Table, name: str, alias: str) -> Rel:
+        """``t FOR SYSTEM_TIME AS OF PROCTIME()``: an UpstreamOnly scan of the version table
+        (``plan_node/stream_temporal_join.rs``; planner test ``temporal_join.yaml``)."""
+        version = item.args["version"]
+        if (
+            not isinstance(version.expression, exp.Anonymous)
+            or version.expression.name.lower() != "proctime"
+        ):
+            raise UnsupportedPlan("FOR SYSTEM_TIME AS OF anything but PROCTIME()")
+        info = self.relation(name)
+        if info.kind not in ("table", "materialized view", "index"):
+            raise UnsupportedPlan(f"a temporal join with a {info.kind}")
+        rel = self.scan(info, alias, scan_type="UPSTREAM_ONLY")
+        rel.temporal = True
+        return rel
+
+    def temporal_join(
+        self, left: Node, right: Node, pairs: list[tuple[str, str]], side: str
+    ) -> Node:
+        """The left side is hashed by the keys that match the version table's distribution key;
+        the version side is read in place over a NoShuffle exchange
+        (``logical_join.rs``, ``to_stream_temporal_join``)."""
+        if side not in ("", "INNER", "LEFT"):
+            raise UnsupportedPlan(f"a {side} temporal join")
+        by_right = {r: lk for lk, r in pairs}
+        if not right.dist.key or not all(k in by_right for k in right.dist.key):
+            raise UnsupportedPlan(
+                "a temporal join whose keys do not cover the version table's distribution key"
+            )
+        key = tuple(by_right[k] for k in right.dist.key)
+        left = enforce(left, ("exact", key))
+        right = exchange(right, "NO_SHUFFLE", right.dist)
+        sk = list(dict.fromkeys([*left.stream_key, *key]))
+        return Node(
+            "StreamTemporalJoin",
+            [left, right],
+            left.cols + right.cols,
+            Dist("hash", key),
+            sk,
+            left.append_only,
+        )

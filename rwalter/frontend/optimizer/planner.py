@@ -80,7 +80,7 @@ class Planner(
             raise FragmenterError(f"table or source not found: {name}", relation=name)
         return info
 
-    def scan(self, info: RelationInfo, alias: str) -> Rel:
+    def scan(self, info: RelationInfo, alias: str, scan_type: str | None = None) -> Rel:
         ids = {c: self.fresh(f"{info.name}.{c}") for c in info.columns}
         for c in (*info.stream_key, *info.dist_key):
             ids.setdefault(c, self.fresh(f"{info.name}.{c}"))
@@ -101,7 +101,7 @@ class Planner(
             if self.source_refs.get(info.name, 0) >= 2 and op == "StreamSource":
                 return self.shared_source(info, node, ids, alias)
         else:
-            scan_type = self.scan_type
+            scan_type = scan_type or self.scan_type
             if info.database_id != self.database_id:
                 if scan_type == "UPSTREAM_ONLY":
                     raise FragmenterError(R.CROSS_DB_UNSUPPORTED)
@@ -139,11 +139,13 @@ class Planner(
         self.register_ctes(q)
         if isinstance(q, exp.Union):
             return self.plan_union(q)
+        if isinstance(q, (exp.Except, exp.Intersect)):
+            return self.plan_except_intersect(q)
         if isinstance(q, exp.Values):
             return self.plan_values(q.expressions[0].expressions if q.expressions else [])
         if isinstance(q, exp.Select):
             return self.plan_select(q)
-        raise FragmenterError(f"Not supported: streaming query {q.key}")
+        raise UnsupportedPlan(f"a {q.key.upper()} query")
 
     def plan_values(self, items: list[exp.Expression]) -> tuple[Node, list[tuple[str, str]]]:
         outs = [(self.out_name(e, i), self.fresh("$expr")) for i, e in enumerate(items)]
@@ -171,12 +173,14 @@ class Planner(
         alias = item.alias_or_name.lower()
         if isinstance(item, exp.Table):
             name = real_value(item.this) if isinstance(item.this, exp.Identifier) else item.name
+            if item.args.get("version") is not None:
+                return self.temporal_side(item, name, alias)
             if name in self.ctes:
                 return self.cte_rel(self.ctes[name], alias)
             return self.scan(self.relation(name), alias)
         if isinstance(item, exp.Subquery):
             return self.sub_rel(item.this, alias)
-        raise FragmenterError(f"Not supported: FROM item {item.sql()}")
+        raise UnsupportedPlan(f"{_FROM_ITEMS.get(type(item), 'this FROM item')} in FROM")
 
     def window_table(self, item: exp.Table, kind: str, args: list[exp.Expression]) -> Rel:
         """TUMBLE: a projection adding ``window_start``/``window_end``; HOP: a StreamHopWindow
@@ -315,3 +319,11 @@ class Planner(
         if sel.args.get("limit") is not None:
             node = self.top_n(node)
         return node, outs
+
+
+# FROM items the planner does not model, as the refusal names them.
+_FROM_ITEMS: dict[type[exp.Expression], str] = {
+    exp.Values: "VALUES",
+    exp.Unnest: "UNNEST",
+    exp.Lateral: "LATERAL",
+}

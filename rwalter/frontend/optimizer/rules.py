@@ -97,6 +97,7 @@ CROSS_DB_UNSUPPORTED = (
     "Not supported: We currently do not support cross database scan in replicated or "
     "without-snapshot mode."
 )
+TEMPORAL_JOIN_NOTICE = "snapshot backfill disabled due to temporal join"
 SHARED_SOURCE_NOTICE = 'snapshot backfill disabled due to using shared source Some("{name}")'
 
 # Session variables that change a plan's shape, with their defaults
