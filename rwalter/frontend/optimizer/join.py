@@ -22,6 +22,7 @@ from rwalter.frontend.optimizer.plan_node import (
     unary,
 )
 from rwalter.frontend.optimizer.rel import Rel
+from rwalter.frontend.optimizer.subquery import subquery_of
 
 
 class JoinPlanner:
@@ -40,6 +41,8 @@ class JoinPlanner:
                 pairs.append((cur.resolve(col), rel.resolve(col)))
             for c in [*on, *pending]:
                 pair = self.eq_pair(c, cur, rel)
+                if pair is None and (found := self.expr_eq_pair(c, cur, rel)) is not None:
+                    pair, cur, rel = found
                 if pair:
                     pairs.append(pair)
                     if c in pending:
@@ -79,6 +82,46 @@ class JoinPlanner:
         if left.resolve(b) and right.resolve(a) and not right.resolve(b):
             return left.resolve(b), right.resolve(a)
         return None
+
+    def expr_eq_pair(
+        self, c: exp.Expression, left: Rel, right: Rel
+    ) -> tuple[tuple[str, str], Rel, Rel] | None:
+        """``expr(left) = expr(right)``: an equi key computed by a Project on its side, as the
+        optimizer pushes the expression below the join (planner test ``nexmark.yaml`` q13:
+        ``mod(B.auction, 10000) = S.key``)."""
+        if not isinstance(c, exp.EQ) or subquery_of(c) is not None:
+            return None
+
+        def side(e: exp.Expression) -> str | None:
+            cols = list(e.find_all(exp.Column))
+            if not cols:
+                return None
+            if all(left.resolve(x) for x in cols) and not any(right.resolve(x) for x in cols):
+                return "left"
+            if all(right.resolve(x) for x in cols) and not any(left.resolve(x) for x in cols):
+                return "right"
+            return None
+
+        sides = (side(c.this), side(c.expression))
+        if sides == ("right", "left"):
+            sides, (a, b) = ("left", "right"), (c.expression, c.this)
+        else:
+            a, b = c.this, c.expression
+        if sides != ("left", "right"):
+            return None
+        left, lid = self.keyed(left, a)
+        right, rid = self.keyed(right, b)
+        return (lid, rid), left, right
+
+    def keyed(self, rel: Rel, e: exp.Expression) -> tuple[Rel, str]:
+        """The column id of ``e`` on ``rel``, projecting it when it is an expression."""
+        if isinstance(e, exp.Column):
+            return rel, rel.resolve(e)
+        if rel.temporal:
+            raise UnsupportedPlan("a temporal join on an expression of the version table")
+        cid = self.fresh("$expr")
+        node = unary("StreamProject", rel.node, cols=[*rel.node.cols, cid])
+        return Rel(node, rel.scope, rel.temporal), cid
 
     def hash_join(self, left: Node, right: Node, pairs: list[tuple[str, str]], side: str) -> Node:
         """Exchange placement of ``get_stream_input_for_hash_join`` (logical_join.rs:960-1011)."""
