@@ -180,7 +180,7 @@ class Planner(
             return self.scan(self.relation(name), alias)
         if isinstance(item, exp.Subquery):
             return self.sub_rel(item.this, alias)
-        raise UnsupportedPlan(f"{_FROM_ITEMS.get(type(item), 'this FROM item')} in FROM")
+        raise UnsupportedPlan(f"{_FROM_ITEMS.get(type(item), type(item).__name__.upper())} in FROM")
 
     def window_table(self, item: exp.Table, kind: str, args: list[exp.Expression]) -> Rel:
         """TUMBLE: a projection adding ``window_start``/``window_end``; HOP: a StreamHopWindow
@@ -278,7 +278,7 @@ class Planner(
         group = [g for g in (sel.args["group"].expressions if sel.args.get("group") else [])]
         having = sel.args.get("having")
         calls = [c for e in [*items, *([having] if having else [])] for c in find_aggs(e)]
-        known: dict[str, str] = {}
+        known: dict[exp.Expression, str] = {}
         if group or calls:
             gids = []
             for g in group:
@@ -286,7 +286,7 @@ class Planner(
                 if cid is None:
                     cid = self.fresh("$expr")
                     node = unary("StreamProject", node, cols=[*node.cols, cid])
-                known[g.sql()] = cid
+                known[g] = cid
                 gids.append(cid)
             specs = [
                 (agg_kind(c) or "udaf", bool(c.find(exp.Distinct)), bool(c.find(exp.Order)))
@@ -294,7 +294,7 @@ class Planner(
             ]
             node = self.hash_agg(node, gids, specs) if gids else self.simple_agg(node, specs)
             for c, cid in zip(calls, node.cols[len(gids) :], strict=False):
-                known[c.sql()] = cid
+                known[c] = cid
             node = unary("StreamProject", node)
             if sel.args.get("having"):
                 node = unary("StreamFilter", node)
@@ -302,7 +302,7 @@ class Planner(
         computed = False
         for i, e in enumerate(items):
             inner = e.this if isinstance(e, exp.Alias) else e
-            cid = known.get(inner.sql())
+            cid = known.get(inner)
             if cid is None and isinstance(inner, exp.Column):
                 cid = rel.resolve(inner)
                 if cid is None or (known and cid not in node.cols):

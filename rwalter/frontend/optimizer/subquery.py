@@ -26,6 +26,8 @@ def subquery_of(e: exp.Expression) -> exp.Expression | None:
             return x
         if isinstance(x, exp.Subquery):
             return x
+        if isinstance(x, (exp.Any, exp.All)) and isinstance(x.this, (exp.Query, exp.Subquery)):
+            return x
     return None
 
 
@@ -163,4 +165,6 @@ class SubqueryPlanner:
 def _describe(c: exp.Expression) -> str:
     if isinstance(c, exp.Or) or any(isinstance(x, exp.Or) for x in c.walk()):
         return "a subquery inside OR"
+    if any(isinstance(x, (exp.Any, exp.All)) for x in c.walk()):
+        return "a comparison with ANY or ALL over a subquery"
     return "a scalar subquery in WHERE"
