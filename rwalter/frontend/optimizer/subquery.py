@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from rwalter.frontend.optimizer.expr_utils import conjuncts, find_aggs
-from rwalter.frontend.optimizer.plan_node import Node, UnsupportedPlan, unary
+from rwalter.frontend.optimizer.plan_node import Dist, Node, UnsupportedPlan, exchange, unary
 from rwalter.frontend.optimizer.rel import Rel
 
 
@@ -57,6 +57,8 @@ class SubqueryPlanner:
             lhs, query = inner.this, inner.args["query"]
         elif isinstance(inner, exp.EQ) and isinstance(inner.expression, exp.Any) and not anti:
             lhs, query = inner.this, inner.expression.this
+        elif isinstance(inner, _RANGE) and not anti and _scalar_side(inner) is not None:
+            return self.dynamic_filter(inner, rel, node)
         else:
             raise UnsupportedPlan(_describe(c))
         query = query.this if isinstance(query, exp.Subquery) else query
@@ -96,6 +98,33 @@ class SubqueryPlanner:
         join.cols = list(node.cols)
         join.stream_key = list(dict.fromkeys([*node.stream_key, *(p[0] for p in pairs)]))
         return join
+
+    def dynamic_filter(self, c: exp.Expression, rel: Rel, node: Node) -> Node:
+        """``expr < (one-row subquery)``: a StreamDynamicFilter whose right side is the subquery,
+        broadcast from its SINGLE fragment (``logical_join.rs:1399-1420``, ``1643-1647``; planner
+        test ``dynamic_filter.yaml``)."""
+        sub = _scalar_side(c)
+        other = c.expression if sub is c.this else c.this
+        query = sub.this
+        if not isinstance(query, exp.Select) or not _one_row(query):
+            raise UnsupportedPlan("a scalar subquery in WHERE")
+        correlated, _ = self.split_correlation(query, rel)
+        if correlated or subquery_of(other) is not None:
+            raise UnsupportedPlan("a scalar subquery in WHERE")
+        right, outs = self.plan(query)
+        if len(outs) != 1:
+            raise UnsupportedPlan("a scalar subquery with more than one column")
+        if not isinstance(other, exp.Column) or rel.resolve(other) is None:
+            node = unary("StreamProject", node, cols=[*node.cols, self.fresh("$expr")])
+        broadcast = exchange(right, "BROADCAST", Dist("broadcast"))
+        return Node(
+            "StreamDynamicFilter",
+            [node, broadcast],
+            node.cols,
+            node.dist,
+            node.stream_key,
+            node.append_only,
+        )
 
     def split_correlation(
         self, query: exp.Expression, outer: Rel
@@ -160,6 +189,26 @@ class SubqueryPlanner:
             if info is None or col.name.lower() in info.columns:
                 return False
         return True
+
+
+_RANGE = (exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+
+def _scalar_side(c: exp.Expression) -> exp.Subquery | None:
+    """The side of a comparison that is a scalar subquery (the other side holds none)."""
+    for side, other in ((c.expression, c.this), (c.this, c.expression)):
+        if isinstance(side, exp.Subquery) and subquery_of(other) is None:
+            return side
+    return None
+
+
+def _one_row(q: exp.Select) -> bool:
+    """A global aggregate (no GROUP BY) or LIMIT 1: at most one row, as a dynamic filter needs."""
+    limit = q.args.get("limit")
+    if limit is not None:
+        value = limit.expression if isinstance(limit, exp.Limit) else None
+        return isinstance(value, exp.Literal) and value.name == "1"
+    return not q.args.get("group") and all(find_aggs(e) for e in q.expressions)
 
 
 def _describe(c: exp.Expression) -> str:
