@@ -485,7 +485,7 @@ def _create_index_storage(catalog, name: str, table: str, columns: list[str]) ->
     """An index is a relation in FROM under its own name (``catalog/schema_catalog.rs:88-131``):
     a DuckDB view of its columns over the table's rows."""
     cols = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
-    catalog.conn.execute(
+    catalog.users.execute(
         f"CREATE VIEW {storage_name(name)} AS SELECT {cols} FROM {storage_name(table)}"
     )
 
