@@ -38,6 +38,22 @@ SCRIPT = "".join(s + ("\n" if s.startswith("\\") else ";\n") for s in STATEMENTS
 
 
 @pytest.fixture(scope="module")
+def run_seconds(tmp_path_factory) -> float:
+    """How long a whole run takes on this machine now (kills are spread over it)."""
+    tmp = tmp_path_factory.mktemp("timing")
+    script = tmp / "script.sql"
+    script.write_text(SCRIPT, encoding="utf-8")
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "rwalter", "--db", str(tmp / "t.db"), "-f", str(script)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=True,
+    )
+    return time.perf_counter() - start
+
+
+@pytest.fixture(scope="module")
 def prefixes(tmp_path_factory) -> list[dict]:
     """The store after each prefix of the script (0 statements, 1, ..., all)."""
     db = tmp_path_factory.mktemp("ref") / "ref.db"
@@ -62,13 +78,13 @@ def kill_at_random(db: Path, script: Path, delay: float) -> None:
     proc.wait()
 
 
-def check_trial(prefixes: list[dict], tmp: Path, seed: int) -> int:
+def check_trial(prefixes: list[dict], tmp: Path, seed: int, run_seconds: float) -> int:
     """One kill; returns the length of the prefix the reopened store equals."""
     rng = random.Random(seed)
     script = tmp / "script.sql"
     script.write_text(SCRIPT, encoding="utf-8")
     db = tmp / f"crash{seed}.db"
-    kill_at_random(db, script, rng.uniform(0.2, 4.0))
+    kill_at_random(db, script, rng.uniform(0.3, 1.0) * run_seconds)
     s = Session(db_path=str(db))
     assert s.meta.catalog.differences() == []
     for view in VIEWS:  # every rw_catalog view answers
@@ -80,12 +96,12 @@ def check_trial(prefixes: list[dict], tmp: Path, seed: int) -> int:
     return matches[0]
 
 
-def test_killed_runs_reopen_at_a_completed_prefix(prefixes, tmp_path) -> None:
+def test_killed_runs_reopen_at_a_completed_prefix(prefixes, run_seconds, tmp_path) -> None:
     for seed in range(3):
-        check_trial(prefixes, tmp_path, seed)
+        check_trial(prefixes, tmp_path, seed, run_seconds)
 
 
 @pytest.mark.slow
-def test_killed_runs_reopen_at_a_completed_prefix_many(prefixes, tmp_path) -> None:
-    reached = {check_trial(prefixes, tmp_path, seed) for seed in range(100, 125)}
+def test_killed_runs_reopen_at_a_completed_prefix_many(prefixes, run_seconds, tmp_path) -> None:
+    reached = {check_trial(prefixes, tmp_path, seed, run_seconds) for seed in range(100, 125)}
     assert len(reached) > 1  # the kills landed at different points of the script
