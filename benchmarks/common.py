@@ -8,7 +8,6 @@ machine disturbs far less than wall time.
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys
@@ -40,24 +39,30 @@ class Ratio:
         return {**asdict(self), "ratio": self.ratio, "verdict": self.verdict}
 
 
-def run_process(cmd: list[str], stdin_path: str | None = None) -> tuple[float, float]:
-    """Run ``cmd`` with output discarded; (CPU seconds of the child, peak RSS in MiB).
+# Runs a command and reports its CPU time and peak RSS. Linux carries a process's peak RSS over
+# exec, so a child started by a large benchmark process would report the parent's size: this
+# small interpreter starts the measured command instead.
+_WRAPPER = """
+import os, sys
+null = os.open(os.devnull, os.O_RDWR)
+pid = os.fork()
+if pid == 0:
+    os.dup2(null, 0); os.dup2(null, 1); os.dup2(null, 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, u = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), u.ru_utime + u.ru_stime, u.ru_maxrss)
+"""
 
-    ``subprocess`` starts the child without copying this process's memory (vfork/posix_spawn),
-    so the child's peak RSS is its own."""
-    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL  # noqa: SIM115
-    try:
-        proc = subprocess.Popen(
-            cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    finally:
-        if stdin_path:
-            stdin.close()
-    if proc.returncode not in (0, 1):
+
+def run_process(cmd: list[str]) -> tuple[float, float]:
+    """Run ``cmd`` with output discarded; (CPU seconds of the command, its peak RSS in MiB)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _WRAPPER, *cmd], capture_output=True, text=True, check=True
+    ).stdout.split()
+    code, cpu, rss = int(out[0]), float(out[1]), int(out[2])
+    if code not in (0, 1):
         raise SystemExit(f"benchmark command failed: {' '.join(cmd)}")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    return cpu, rss / 1024
 
 
 def paired(a: list[str], b: list[str], runs: int) -> tuple[float, float, float, float]:
