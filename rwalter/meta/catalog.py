@@ -172,6 +172,8 @@ class MetaCatalog:
                 exists = True
             except duckdb.CatalogException:
                 pass
+        if exists and row is None and not conn.execute("SELECT 1 FROM rwmeta.info").fetchall():
+            exists = False  # a store whose creation never committed (killed at once): start it
         if exists:
             version = row[0] if row else None
             if version != FORMAT_VERSION:
