@@ -30,11 +30,11 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rwalter.output.plan import render_plan
+from rwalter.output.plan import PLAN_DETAILS, render_plan
 from rwalter.output.text import display_width, pad
 from rwalter.result import Result
 
-__all__ = ["FORMATS", "Output", "render", "render_rows"]
+__all__ = ["FORMATS", "PLAN_DETAILS", "Output", "render", "render_rows"]
 
 Rows = Sequence[Sequence[str | None]]
 RowRenderer = Callable[[list[str], Rows, list[bool]], str]
@@ -218,8 +218,14 @@ def _has_rows(result: Result) -> bool:
     return bool(result.columns) or result.returns_rows
 
 
-def render(result: Result, fmt: str = "table", *, color: bool = False) -> Output:
-    """What ``result`` prints in format ``fmt``; errors and notices are the caller's (stderr)."""
+def render(
+    result: Result, fmt: str = "table", *, color: bool = False, plan: str = "summary"
+) -> Output:
+    """What ``result`` prints in format ``fmt``; errors and notices are the caller's (stderr).
+
+    ``plan`` is how much of a reschedule plan the human formats show (``PLAN_DETAILS``,
+    ``--plan`` and ``\\pset plan``): per worker (summary), every actor (full), or with a vnode map.
+    """
     spec = FORMATS[fmt]
     if spec.whole_record:
         return Output(out=json.dumps(result.to_record(), ensure_ascii=False) + "\n")
@@ -238,9 +244,9 @@ def render(result: Result, fmt: str = "table", *, color: bool = False) -> Output
         if spec.plan_as_json:
             out.append(json.dumps(result.plan, ensure_ascii=False) + "\n")
         else:
-            out.append(render_plan(result.plan, color=color))
+            out.append(render_plan(result.plan, color=color, detail=plan))
     for section in result.sections:
-        part = render(section, fmt, color=color)
+        part = render(section, fmt, color=color, plan=plan)
         out.append(part.out)
         err.append(part.err)
     return Output(out="".join(out), err="".join(err))
