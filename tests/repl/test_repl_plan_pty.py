@@ -6,30 +6,14 @@ A fresh ``python -m rwalter --clock manual`` with ``NO_COLOR=1`` (the map degrad
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
-import pytest
-
-pexpect = pytest.importorskip("pexpect")
-
-REPO = Path(__file__).resolve().parents[2]
-PROMPT = "rwalter=> "
-TIMEOUT = 60
+from tests.repl.test_repl_pty import PROMPT, TIMEOUT, pexpect, repl_env
 
 
 def spawn(tmp_path: Path, rows: int, pager: str | None) -> pexpect.spawn:
-    env = dict(os.environ)
-    env.update(
-        TERM="dumb",
-        NO_COLOR="1",
-        HOME=str(tmp_path),
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        XDG_STATE_HOME=str(tmp_path / "state"),
-        PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""),
-    )
-    env.pop("PAGER", None)
+    env = repl_env(tmp_path)
     if pager is not None:
         env["PAGER"] = pager
     child = pexpect.spawn(
