@@ -94,6 +94,7 @@ class Options:
     no_color: bool = False
     meta_config: dict[str, Any] = field(default_factory=dict)
     plan: str = "summary"
+    psql: dict[str, Any] = field(default_factory=dict)  # -t -A -F -q: output.formats.PrintOptions
     given: frozenset[str] = frozenset()  # the options set on the command line, not defaults
     inputs: list[tuple[str, str]] = field(default_factory=list)  # ("command"|"file", value)
     snapshot: str | None = None  # --snapshot DIR: start from a cluster's snapshot
@@ -174,6 +175,10 @@ def _ordered_inputs(
     help="Stop at the first failed statement or go on (default: stop; the REPL goes on).",
 )
 @click.option("--echo", is_flag=True, help="Print each statement before its result.")
+@click.option("-t", "--tuples-only", is_flag=True, help="Rows only: no header, no row count.")
+@click.option("-A", "--no-align", is_flag=True, help="Unaligned rows, fields split by -F.")
+@click.option("-F", "--field-separator", default="|", metavar="SEP", help="Field separator for -A.")
+@click.option("-q", "--quiet", is_flag=True, help="No command tags.")
 @click.option(
     "--plan",
     "plan",
@@ -224,6 +229,10 @@ def cli(
     fmt: str,
     on_error: str | None,
     echo: bool,
+    tuples_only: bool,
+    no_align: bool,
+    field_separator: str,
+    quiet: bool,
     plan: str,
     clock: str | None,
     output: str | None,
@@ -245,6 +254,12 @@ def cli(
         on_error=on_error or "",
         echo=echo,
         plan=plan,
+        psql={
+            "tuples_only": tuples_only,
+            "unaligned": no_align,
+            "field_sep": field_separator,
+            "quiet": quiet,
+        },
         clock=clock,
         output=output,
         no_color=no_color,
@@ -574,6 +589,7 @@ def _apply_headers(opts: Options, sources: list[tuple[str, str]], env: Environme
 def run_batch(opts: Options, env: Environment) -> int:
     """Read every input, open the session, run; returns the exit code."""
     from rwalter.output.console import Console
+    from rwalter.output.formats import PrintOptions
 
     sources = _read_inputs(opts.inputs, env.stdin)
     _apply_headers(opts, sources, env)
@@ -593,6 +609,7 @@ def run_batch(opts: Options, env: Environment) -> int:
             color_out=env.color_for(out, no_color=opts.no_color),
             color_err=env.color_for(env.stderr, no_color=opts.no_color),
             plan_detail=opts.plan,
+            psql=PrintOptions(**opts.psql),
         )
         return BatchRun(opts, session, console).run(sources)
     finally:

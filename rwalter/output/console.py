@@ -15,6 +15,7 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
+from rwalter.output.formats import PrintOptions
 from rwalter.result import Result
 
 __all__ = ["Console"]
@@ -33,12 +34,16 @@ class Console:
         explain_command: str = "rwalter explain",
         keep_going: bool = False,
         plan_detail: str = "summary",
+        psql: PrintOptions | None = None,
     ) -> None:
         self.out, self.err = out, err
         self.color_out, self.color_err = color_out, color_err
         self.explain_command = explain_command
         self.keep_going = keep_going
-        self.plan_detail = plan_detail  # summary | full | map (--plan, \\pset plan)
+        self.plan_detail = plan_detail
+        self.psql = (
+            psql or PrintOptions()
+        )  # -t, -A, -F, -q  # summary | full | map (--plan, \\pset plan)
         self._explain_codes: frozenset[str] | None = None
 
     def emit(
@@ -67,7 +72,7 @@ class Console:
             return
         from rwalter.output.formats import render
 
-        rendered = render(result, fmt, color=color, plan=self.plan_detail)
+        rendered = render(result, fmt, color=color, plan=self.plan_detail, psql=self.psql)
         if rendered.out:
             self.write(target, rendered.out)
         if rendered.err:

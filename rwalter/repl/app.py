@@ -293,6 +293,10 @@ def main(opts: Options, env: Environment) -> int:
     color = env.color_for(env.stdout, no_color=opts.no_color)
     try:
         repl = Repl(session, config, state, color=color, realtime=clock == "realtime", env=env)
+        if opts.psql:
+            from rwalter.output.formats import PrintOptions
+
+            repl.console.psql = PrintOptions(**opts.psql)
         env.stdout.write(repl.banner(cluster, clock))
         env.stdout.flush()
         return repl.loop()
