@@ -78,7 +78,10 @@ class RwError(Exception):
         return self.causes[-1]
 
     def rendered(self) -> str:
-        """The block psql shows for this error (no colour, no rwalter hints)."""
+        """The block psql shows for this error (no colour, no rwalter hints). A backslash
+        command's error is the client's own, one line, as psql prints ``invalid command``."""
+        if self.code == SIMULATOR:
+            return self.message + "\n"
         lines = ["ERROR:  Failed to run the query", ""]
         if len(self.causes) == 1:
             lines.append("Caused by:")

@@ -237,6 +237,6 @@ def run_backslash(session, line: str) -> Result:
         raise _error("empty backslash command; \\? lists them")
     command = COMMANDS.get(name)
     if command is None:
-        raise _error(f"invalid command \\{name}; \\? lists the commands")
+        raise _error(f"invalid command \\{name}. Try \\? for help.")
     _, args = parse_backslash(line, keep_quotes=command.sql_names)
     return command.run(session, args)

@@ -264,7 +264,14 @@ def build_plan(
                     for w in workers
                 ],
                 "removed_actors": [
-                    {"actor_id": a.actor_id, "worker_id": a.worker_id} for a in before
+                    {
+                        "actor_id": a.actor_id,
+                        "worker_id": a.worker_id,
+                        "vnodes": vnode_ranges(sorted(a.vnodes))
+                        if frag.distribution == "HASH"
+                        else [],
+                    }
+                    for a in before
                 ],
                 "added_actors": [
                     {
