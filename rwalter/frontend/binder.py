@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from sqlglot import exp
 
 from rwalter.errors import QUERY, RwError, catalog_error, invalid_input
-from rwalter.meta.catalog import Relation
+from rwalter.meta.client import Relation
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql
 
@@ -85,7 +85,7 @@ def bind_columns(exprs: Sequence[exp.Expression], columns: Sequence[str]) -> lis
 
 
 def find_relation(session, name: str, kinds: tuple[str, ...]) -> Relation | None:
-    rel = session.meta.catalog.relation_by_name(name)
+    rel = session.client.catalog.relation_by_name(name)
     if rel is not None and rel.kind in kinds:
         return rel
     return None

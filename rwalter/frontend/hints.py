@@ -31,7 +31,7 @@ KIND_SQL = {
 
 def _describe(session, job_id: int) -> str:
     """``materialized view mv (job 7, CREATING, SNAPSHOT_BACKFILL, Snapshot [12.00% (...)])``."""
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     rel = catalog.relation(job_id)
     job = catalog.job(job_id)
     if rel is None or job is None:
@@ -40,17 +40,14 @@ def _describe(session, job_id: int) -> str:
     if job.backfill_type:
         parts.append(f"{job.backfill_type} scan")
     if job.status != "CREATED":
-        catalog.ensure_views(["rw_ddl_progress"])
-        row = catalog.users.execute(
-            "SELECT progress FROM rw_catalog.rw_ddl_progress WHERE ddl_id = ?", [job_id]
-        ).fetchone()
-        if row:
-            parts.append(f"progress {row[0]}")
+        progress = catalog.ddl_progress(job_id)
+        if progress:
+            parts.append(f"progress {progress}")
     return f"{rel.kind} {rel.name} ({', '.join(parts)})"
 
 
 def _wait_for(session, job_id: int) -> str:
-    rel = session.meta.catalog.relation(job_id)
+    rel = session.client.catalog.relation(job_id)
     if rel is None or rel.kind not in ("table", "materialized view", "sink", "index"):
         return "WAIT;"
     return f"WAIT {KIND_SQL[rel.kind]} {rel.name};"
@@ -58,11 +55,9 @@ def _wait_for(session, job_id: int) -> str:
 
 def _blockers(session, job_id: int) -> list[int]:
     """The creating unreschedulable jobs whose closure contains ``job_id``."""
-    streams = session.meta.streams
+    client = session.client
     return [
-        j
-        for j in session.meta.catalog.creating_job_ids()
-        if job_id in streams.collect_reschedule_blocked_jobs_for_creating_jobs([j], is_online=True)
+        j for j in client.catalog.creating_job_ids() if job_id in client.reschedule_blocked_jobs(j)
     ]
 
 
@@ -103,7 +98,7 @@ def barrier_rejected(session, job_id: int, statement: str) -> list[str]:
 
 
 def max_parallelism(session, job_id: int, statement: str) -> list[str]:
-    job = session.meta.catalog.job(job_id)
+    job = session.client.catalog.job(job_id)
     limit = job.max_parallelism if job else "its max parallelism"
     return [
         f"{_describe(session, job_id)} was created with max parallelism {limit}, fixed for its "

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rwalter.common.rate_limit import rate_limit_nodes
 from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, TIMEOUT, MetaError
 from rwalter.meta.catalog import Fragment, Job, MetaCatalog, Relation
 from rwalter.meta.cluster import add_worker, bootstrap_cluster, parse_cluster_spec
@@ -217,7 +218,7 @@ class MetaNode:
             extra = max(0, f.state_tables - len(own))
             state_ids = own + list(range(state_next, state_next + extra))
             state_next += extra
-            limited = [n for n in _rate_limit_nodes(f.flags) if n in spec.rate_limits]
+            limited = [str(n) for n in rate_limit_nodes(f.flags) if n in spec.rate_limits]
             c.insert_fragment(
                 Fragment(
                     fragment_id=frag_base + f.local_id,
@@ -310,25 +311,6 @@ class MetaNode:
     def set_worker_slots(self, worker_id: int, slots: int) -> dict[str, Any] | None:
         self.catalog.update_worker(worker_id, parallelism=slots)
         return self.barrier.trigger_parallelism_control()
-
-
-# Fragment flag -> name of the rate-limited node it marks (``rw_rate_limit.rs:23-45``, node names
-# from ``src/meta/src/controller/streaming_job.rs:3757-3790``; DML is throttled by
-# ``ALTER TABLE ... SET DML_RATE_LIMIT`` but not listed there).
-RATE_LIMIT_NODE_OF_FLAG = {
-    "SOURCE": "SOURCE",
-    "FS_FETCH": "FS_FETCH",
-    "SOURCE_SCAN": "SOURCE_BACKFILL",
-    "STREAM_SCAN": "STREAM_SCAN",
-    "STREAM_CDC_SCAN": "STREAM_CDC_SCAN",
-    "SINK": "SINK",
-    "DML": "DML",
-}
-
-
-def _rate_limit_nodes(flags: list[str]) -> list[str]:
-    """The rate-limited nodes of a fragment with these flags, in ``RATE_LIMIT_NODE_OF_FLAG`` order."""
-    return [node for flag, node in RATE_LIMIT_NODE_OF_FLAG.items() if flag in flags]
 
 
 __all__ = ["CATALOG_EXISTS", "INVALID_PARAMETER", "JobSpec", "MetaNode"]
