@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
+from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
 from rwalter.common.rate_limit import CREATE_OPTION_NODE
 from rwalter.errors import (
     CATALOG_EXISTS,
@@ -34,15 +35,6 @@ from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import to_sql
 
-# Catalog kind → the word RisingWave uses in "<kind> named x already exists".
-KIND_WORD = {
-    "table": "table",
-    "materialized view": "materialized view",
-    "sink": "sink",
-    "index": "index",
-    "source": "source",
-    "view": "view",
-}
 # WITH keys a CREATE MATERIALIZED VIEW accepts (``create_mv.rs:358-370``).
 MV_OPTIONS = {
     "backfill_rate_limit",
@@ -76,10 +68,10 @@ def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
     if exists_ok:
         return Result(notices=[f'relation "{name}" already exists, skipping'])
     job = session.client.catalog.job(rel.id)
-    creating = job is not None and job.status != "CREATED"
+    creating = job is not None and job.status != JobStatus.CREATED
     suffix = " and is still being created" if creating else ""
     raise RwError(
-        ["Catalog error", f"{KIND_WORD[rel.kind]} named {name} already exists{suffix}"],
+        ["Catalog error", f"{rel.kind} named {name} already exists{suffix}"],
         CATALOG_EXISTS,
     )
 
@@ -220,18 +212,12 @@ def submit(
         resource_group=options.get("resource_group"),
         rate_limits=limits,
     )
-    job_id, elapsed_ms = getattr(session.client, CREATE_RPC[kind])(rel, spec, scanned)
+    job_id, elapsed_ms = getattr(session.client, KINDS[ObjectKind(kind)].create_rpc)(
+        rel, spec, scanned
+    )
     return job_id, long_running_notice(session, kind, elapsed_ms)
 
 
-# Catalog kind → the meta client's create RPC for its streaming job.
-CREATE_RPC = {
-    "table": "create_table",
-    "materialized view": "create_materialized_view",
-    "sink": "create_sink",
-    "index": "create_index",
-    "source": "create_source",
-}
 # CREATEs the frontend wraps in ``execute_with_long_running_notification`` with the
 # ``MonitorBackfillJob`` action (``handler/create_mv.rs:321``, ``create_index.rs:710``).
 MONITORED_CREATES = {"materialized view": "CREATE MATERIALIZED VIEW", "index": "CREATE INDEX"}

@@ -11,6 +11,8 @@ query, so the answer never disagrees with ``SELECT``.
 
 from __future__ import annotations
 
+from rwalter.common.catalog import KINDS as OBJECT_KINDS
+from rwalter.common.catalog import ObjectKind
 from rwalter.errors import SIMULATOR, RwError
 from rwalter.frontend.query import run_duck
 from rwalter.result import Result
@@ -26,16 +28,6 @@ KINDS: dict[str, tuple[str, ...]] = {
     "di": ("index",),
     "ds": ("sink",),
     "dS": ("source",),
-}
-
-# psql's titles for one relation (describe.c: "Table", "Materialized view", ...).
-_TITLES = {
-    "table": "Table",
-    "materialized view": "Materialized view",
-    "view": "View",
-    "index": "Index",
-    "sink": "Sink",
-    "source": "Source",
 }
 
 
@@ -89,7 +81,7 @@ def describe(session, name: str, kinds: tuple[str, ...]) -> Result:
         "FROM information_schema.columns "
         f"WHERE table_schema = 'main' AND table_name = {_literal(bare)} ORDER BY ordinal_position",
     )
-    title = f'{_TITLES[kind]} "public.{bare}"'
+    title = f'{OBJECT_KINDS[ObjectKind(kind)].title} "public.{bare}"'
     if not result.rows:  # indexes and sinks keep no rows of their own here: the title alone
         result = Result(text=title + "\n")
     result.tag, result.text = None, title

@@ -6,32 +6,27 @@ dependents check and the cancel of a creating job are meta's (``rwalter.meta.ddl
 
 from __future__ import annotations
 
+from rwalter.common.catalog import KINDS, ObjectKind
 from rwalter.frontend.binder import not_found, object_name
 from rwalter.result import Result
 from rwalter.sql import ast
 
-# DROP kind → (catalog kind, not-found word, command tag, meta client RPC).
+# DROP kind → (catalog kind, not-found word, command tag).
 DROP_KINDS = {
-    ast.TABLE: ("table", "table", "DROP_TABLE", "drop_table"),
-    ast.MATERIALIZED_VIEW: (
-        "materialized view",
-        "materialized view",
-        "DROP_MATERIALIZED_VIEW",
-        "drop_materialized_view",
-    ),
-    ast.VIEW: ("view", "view", "DROP_VIEW", "drop_view"),
-    ast.SINK: ("sink", "sink", "DROP_SINK", "drop_sink"),
-    ast.INDEX: ("index", "index", "DROP_INDEX", "drop_index"),
-    ast.SOURCE: ("source", "source", "DROP_SOURCE", "drop_source"),
-    ast.DATABASE: ("database", "database", "DROP_DATABASE", "drop_database"),
+    ast.TABLE: ("table", "table", "DROP_TABLE"),
+    ast.MATERIALIZED_VIEW: ("materialized view", "materialized view", "DROP_MATERIALIZED_VIEW"),
+    ast.VIEW: ("view", "view", "DROP_VIEW"),
+    ast.SINK: ("sink", "sink", "DROP_SINK"),
+    ast.INDEX: ("index", "index", "DROP_INDEX"),
+    ast.SOURCE: ("source", "source", "DROP_SOURCE"),
+    ast.DATABASE: ("database", "database", "DROP_DATABASE"),
 }
 
 
 def handle_drop(session, node: ast.DropObject) -> Result:
     kind = node.args["kind"]
-    cat_kind, word, tag, rpc = DROP_KINDS[kind]
+    cat_kind, word, tag = DROP_KINDS[kind]
     client = session.client
-    drop = getattr(client, rpc)
     for table in node.expressions:
         name = object_name(table)
         if kind == ast.DATABASE:
@@ -40,12 +35,13 @@ def handle_drop(session, node: ast.DropObject) -> Result:
                 if node.args.get("exists"):
                     continue
                 raise not_found("database", table)
-            drop(db[0])
+            client.drop_database(db[0])
             continue
         rel = client.catalog.relation_by_name(name)
         if rel is None or rel.kind != cat_kind:
             if node.args.get("exists"):
                 continue
             raise not_found(word, table)
+        drop = getattr(client, KINDS[ObjectKind(cat_kind)].drop_rpc)
         drop(rel, cascade=bool(node.args.get("cascade")))
     return Result(tag=tag)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
 from rwalter.errors import (
     BACKFILL_UNRESCHEDULABLE,
     BARRIER_REJECTED,
@@ -18,15 +19,6 @@ from rwalter.errors import (
     MAX_PARALLELISM,
     RwError,
 )
-
-# Relation kind → the words of its ALTER / WAIT statements.
-KIND_SQL = {
-    "table": "TABLE",
-    "materialized view": "MATERIALIZED VIEW",
-    "sink": "SINK",
-    "index": "INDEX",
-    "source": "SOURCE",
-}
 
 
 def _describe(session, job_id: int) -> str:
@@ -39,7 +31,7 @@ def _describe(session, job_id: int) -> str:
     parts = [f"job {job_id}", job.status]
     if job.backfill_type:
         parts.append(f"{job.backfill_type} scan")
-    if job.status != "CREATED":
+    if job.status != JobStatus.CREATED:
         progress = catalog.ddl_progress(job_id)
         if progress:
             parts.append(f"progress {progress}")
@@ -50,7 +42,7 @@ def _wait_for(session, job_id: int) -> str:
     rel = session.client.catalog.relation(job_id)
     if rel is None or rel.kind not in ("table", "materialized view", "sink", "index"):
         return "WAIT;"
-    return f"WAIT {KIND_SQL[rel.kind]} {rel.name};"
+    return f"WAIT {KINDS[ObjectKind(rel.kind)].sql} {rel.name};"
 
 
 def _blockers(session, job_id: int) -> list[int]:

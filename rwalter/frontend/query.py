@@ -16,6 +16,7 @@ import re
 import duckdb
 from sqlglot import exp
 
+from rwalter.common.catalog import JobStatus
 from rwalter.errors import CATALOG_NOT_FOUND, QUERY, SNAPSHOT_NO_ROWS, RwError, catalog_error
 from rwalter.frontend.binder import (
     bind_error_root,
@@ -187,7 +188,7 @@ def check_visible(session, node: exp.Expression) -> None:
                 raise not_found("table or source", table)  # "T" is not t (DuckDB would mix them)
             continue
         job = catalog.job(rel.id)
-        if job is not None and job.status != "CREATED" and rel.kind != "table":
+        if job is not None and job.status != JobStatus.CREATED and rel.kind != "table":
             raise not_found("table or source", table)
         if rel.kind in ("sink", "index"):
             raise not_found("table or source", table)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
+from rwalter.common.catalog import JobStatus
 from rwalter.errors import catalog_error
 from rwalter.frontend.binder import name_position, object_name
 from rwalter.result import Result
@@ -106,7 +107,7 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     if (
         rel is None
         or rel.kind != rel_kind
-        or (created_only and job is not None and job.status != "CREATED")
+        or (created_only and job is not None and job.status != JobStatus.CREATED)
     ):
         # Tables, MVs, indexes and sources are named as written (name.to_string(), show.rs:885-950)
         shown = name if word in ("view", "sink") else to_sql(node.this)

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from rwalter.common.catalog import JobStatus
 from rwalter.errors import MetaError
 from rwalter.meta.catalog import Fragment, Job, Relation, Worker
 from rwalter.meta.catalog_views import show_jobs_sql
@@ -125,7 +126,7 @@ class CatalogReader:
             ):
                 continue
             job = self._catalog.job(r.id)
-            if created_only and job is not None and job.status != "CREATED":
+            if created_only and job is not None and job.status != JobStatus.CREATED:
                 continue
             names.append(r.name)
         return sorted(names)

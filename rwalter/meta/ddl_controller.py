@@ -11,27 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rwalter.common.catalog import KINDS, ObjectKind
 from rwalter.errors import PERMISSION_DENIED, MetaError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rwalter.meta.catalog import MetaCatalog, Relation
     from rwalter.meta.node import MetaNode
 
-# Catalog kind → the word meta uses in "<kind> <schema>.<name> depends on it".
-DEPENDENT_WORD = {
-    "materialized view": "materialized view",
-    "table": "materialized view",
-    "sink": "sink",
-    "view": "view",
-    "source": "source",
-}
-# Catalog kind → the DuckDB relation holding its rows (tables and sources: tables; MVs and
-# views: views over their queries).
-STORAGE_KIND = {"table": "TABLE", "source": "TABLE", "materialized view": "VIEW", "view": "VIEW"}
-
 
 def storage_name(relation: str) -> str:
-    """The DuckDB name of a relation's rows."""
+    """The DuckDB name of a relation's rows (its kind's ``KindInfo.storage``)."""
     return 'main."' + relation.replace('"', '""') + '"'
 
 
@@ -49,7 +38,8 @@ def drop_object(node: MetaNode, rel: Relation, *, cascade: bool) -> None:
     visible = [d for d in deps if d.kind != "index"]
     if visible and not cascade:
         details = "\n".join(
-            f"{DEPENDENT_WORD.get(d.kind, d.kind)} public.{d.name} depends on it" for d in visible
+            f"{KINDS[ObjectKind(d.kind)].dependent_word} public.{d.name} depends on it"
+            for d in visible
         )
         what = rel.kind.split()[-1] if rel.kind != "materialized view" else "table"
         raise MetaError(
@@ -63,7 +53,7 @@ def drop_object(node: MetaNode, rel: Relation, *, cascade: bool) -> None:
             drop_object(node, dep, cascade=True)
     if catalog.job(rel.id) is not None:
         node.drop_job(rel.id)
-    storage = STORAGE_KIND.get(rel.kind)
+    storage = KINDS[ObjectKind(rel.kind)].storage
     if storage:
         catalog.users.execute(f"DROP {storage} IF EXISTS {storage_name(rel.name)}")
     catalog.delete_relation(rel.id)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rwalter.common.catalog import CreateType, JobStatus, StreamScanType
 from rwalter.common.rate_limit import rate_limit_nodes
 from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, TIMEOUT, MetaError
 from rwalter.meta.catalog import Fragment, Job, MetaCatalog, Relation
@@ -174,8 +175,8 @@ class MetaNode:
         relation.initialized_at_ms = c.clock_ms
         c.insert_relation(relation)
         scan_types = {f.scan_type for f in graph.fragments if f.scan_type}
-        if "SNAPSHOT_BACKFILL" in scan_types:
-            backfill_type = "SNAPSHOT_BACKFILL"
+        if StreamScanType.SNAPSHOT_BACKFILL in scan_types:
+            backfill_type = StreamScanType.SNAPSHOT_BACKFILL.value
         elif scan_types:
             backfill_type = sorted(scan_types)[0]
         elif any("SOURCE_SCAN" in f.flags for f in graph.fragments):
@@ -188,8 +189,10 @@ class MetaNode:
                 job_id=job_id,
                 kind=spec.kind,
                 database_id=spec.database_id,
-                status="CREATING",
-                create_type="BACKGROUND" if spec.background else "FOREGROUND",
+                status=JobStatus.CREATING.value,
+                create_type=(
+                    CreateType.BACKGROUND if spec.background else CreateType.FOREGROUND
+                ).value,
                 fixed_parallelism=spec.fixed,
                 strategy=None if spec.fixed is not None else (spec.strategy or "AUTO"),
                 backfill_set=spec.backfill is not None and has_backfill,
@@ -271,7 +274,7 @@ class MetaNode:
         def done() -> bool:
             if job_id is not None:
                 job = self.catalog.job(job_id)
-                return job is None or job.status == "CREATED"
+                return job is None or job.status == JobStatus.CREATED
             return not self.barrier.creating_jobs()
 
         if not self.barrier.advance(WAIT_TIMEOUT_MS, until=done):
@@ -285,7 +288,7 @@ class MetaNode:
         cancelled = []
         for job_id in job_ids:
             job = self.catalog.job(job_id)
-            if job is not None and job.status in ("INITIAL", "CREATING"):
+            if job is not None and job.status in (JobStatus.INITIAL, JobStatus.CREATING):
                 cancelled.append(job_id)
         return cancelled
 
