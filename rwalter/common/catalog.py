@@ -21,11 +21,13 @@ from enum import StrEnum
 
 
 class ObjectKind(StrEnum):
+    """A relation's kind, in the order psql's ``\\d`` lists kinds."""
+
     TABLE = "table"
     MATERIALIZED_VIEW = "materialized view"
     VIEW = "view"
-    SINK = "sink"
     INDEX = "index"
+    SINK = "sink"
     SOURCE = "source"
 
 
@@ -87,72 +89,32 @@ class KindInfo:
     storage: str | None  # the DuckDB relation holding its rows: TABLE, VIEW, or none
     job_type: str | None  # its streaming job type in the session variables (parallelism.rs)
     table_type: str | None  # proto ``TableType`` name, for the kinds held as table catalogs
-    create_rpc: str  # the meta client's create method
-    drop_rpc: str  # the meta client's drop method
+
+    @property
+    def create_rpc(self) -> str:
+        """The meta client's create method (``create_materialized_view``...)."""
+        return "create_" + self.sql.lower().replace(" ", "_")
+
+    @property
+    def drop_rpc(self) -> str:
+        """The meta client's drop method (``drop_materialized_view``...)."""
+        return "drop_" + self.sql.lower().replace(" ", "_")
 
 
+# fmt: off
 KINDS: dict[ObjectKind, KindInfo] = {
+    # kind: KindInfo(sql, title, dependent word, storage, job type, table type)
     ObjectKind.TABLE: KindInfo(
-        sql="TABLE",
-        title="Table",
-        dependent_word="materialized view",
-        storage="TABLE",
-        job_type="table",
-        table_type="TABLE",
-        create_rpc="create_table",
-        drop_rpc="drop_table",
-    ),
+        "TABLE", "Table", "materialized view", "TABLE", "table", "TABLE"),
     ObjectKind.MATERIALIZED_VIEW: KindInfo(
-        sql="MATERIALIZED VIEW",
-        title="Materialized view",
-        dependent_word="materialized view",
-        storage="VIEW",
-        job_type="materialized_view",
-        table_type="MATERIALIZED_VIEW",
-        create_rpc="create_materialized_view",
-        drop_rpc="drop_materialized_view",
-    ),
-    ObjectKind.VIEW: KindInfo(
-        sql="VIEW",
-        title="View",
-        dependent_word="view",
-        storage="VIEW",
-        job_type=None,
-        table_type=None,
-        create_rpc="create_view",
-        drop_rpc="drop_view",
-    ),
-    ObjectKind.SINK: KindInfo(
-        sql="SINK",
-        title="Sink",
-        dependent_word="sink",
-        storage=None,
-        job_type="sink",
-        table_type=None,
-        create_rpc="create_sink",
-        drop_rpc="drop_sink",
-    ),
-    ObjectKind.INDEX: KindInfo(
-        sql="INDEX",
-        title="Index",
-        dependent_word="index",
-        storage=None,
-        job_type="index",
-        table_type="INDEX",
-        create_rpc="create_index",
-        drop_rpc="drop_index",
-    ),
-    ObjectKind.SOURCE: KindInfo(
-        sql="SOURCE",
-        title="Source",
-        dependent_word="source",
-        storage="TABLE",
-        job_type="source",
-        table_type=None,
-        create_rpc="create_source",
-        drop_rpc="drop_source",
-    ),
+        "MATERIALIZED VIEW", "Materialized view", "materialized view", "VIEW",
+        "materialized_view", "MATERIALIZED_VIEW"),
+    ObjectKind.VIEW: KindInfo("VIEW", "View", "view", "VIEW", None, None),
+    ObjectKind.INDEX: KindInfo("INDEX", "Index", "index", None, "index", "INDEX"),
+    ObjectKind.SINK: KindInfo("SINK", "Sink", "sink", None, "sink", None),
+    ObjectKind.SOURCE: KindInfo("SOURCE", "Source", "source", "TABLE", "source", None),
 }
+# fmt: on
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from rwalter.errors import SIMULATOR, RwError
 from rwalter.frontend.query import run_duck
 from rwalter.result import Result
 
-ALL_KINDS = ("table", "materialized view", "view", "index", "sink", "source")
+ALL_KINDS = tuple(ObjectKind)
 
 # The \d commands: name -> the relation kinds they list or describe.
 KINDS: dict[str, tuple[str, ...]] = {

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from rwalter.common.catalog import KINDS
 from rwalter.common.parallelism import (
     AUTO,
     DEFAULT,
@@ -156,7 +157,7 @@ def resource_group_value(value: SetVariableValue | None) -> str | None:
 # ---------------------------------------------------------------------------------------------
 # Parallelism of a new job (stream_fragmenter/parallelism.rs)
 
-JOB_TYPES = ("table", "materialized_view", "index", "sink", "source")
+JOB_TYPES = tuple(info.job_type for info in KINDS.values() if info.job_type)
 # Typed default when both the type-specific and the global value are `default`
 # (`parallelism.rs:39-41`, `stream_fragmenter/parallelism.rs:37-58`).
 TYPE_DEFAULTS: dict[str | None, ConfigParallelism] = {
