@@ -205,10 +205,7 @@ def check_visible(session, node: exp.Expression) -> None:
 
 def loaded_from_snapshot(catalog) -> bool:
     """Whether the store was built from a snapshot or a live cluster (``rwalter.live``)."""
-    try:
-        return bool(catalog.info("loaded_from"))
-    except KeyError:
-        return False
+    return catalog.loaded_from() is not None
 
 
 def output_name(e: exp.Expression) -> str:

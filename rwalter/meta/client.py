@@ -102,6 +102,14 @@ class CatalogReader:
         """``GetSessionParams``: the defaults ``ALTER SYSTEM`` set for new sessions."""
         return self._catalog.session_defaults()
 
+    def loaded_from(self) -> str | None:
+        """How the store was built, if not by statements: a snapshot or a live cluster
+        (``rwalter.live``)."""
+        try:
+            return self._catalog.info("loaded_from") or None
+        except KeyError:
+            return None
+
     def meta_config(self, name: str) -> str:
         """One meta-node setting (``src/common/src/config/meta.rs``)."""
         return self._catalog.info(f"meta.{name}")
