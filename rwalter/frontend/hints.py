@@ -75,7 +75,7 @@ def blocked_by_creating(session, job_id: int, statement: str) -> list[str]:
 
 
 def barrier_rejected(session, job_id: int, statement: str) -> list[str]:
-    if session.meta.catalog.dry_run:
+    if session.client.in_dry_run:
         return [
             "the new value would be saved (nothing is saved by a dry run); the actors would stay "
             "as they were until the job is re-rendered.",

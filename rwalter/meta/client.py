@@ -212,6 +212,11 @@ class MetaClient:
         finally:
             catalog.dry_run = False
 
+    @property
+    def in_dry_run(self) -> bool:
+        """Whether the statement runs in ``transaction(dry_run=True)`` (rwalter's EXPLAIN ALTER)."""
+        return bool(self._node.catalog.dry_run)
+
     # -- DdlService: create --------------------------------------------------------------------
     def _create_streaming_job(
         self, relation: Relation, spec: JobSpec, scanned: list[int]
