@@ -135,11 +135,11 @@ def _rederived_lines(session, job_id: int) -> list[str]:
     """For a cluster loaded from a snapshot: which of the job's facts rwalter re-derived."""
     import json
 
-    try:
-        rederived = json.loads(session.meta.catalog.info("live.rederived"))
-    except KeyError:
+    recorded = session.client.catalog.live_info("rederived")
+    if recorded is None:
         return []
-    mine = {f.fragment_id for f in session.meta.catalog.fragments_of_job(job_id)}
+    rederived = json.loads(recorded)
+    mine = {f.fragment_id for f in session.client.catalog.fragments_of_job(job_id)}
     out = []
     for what, fragments in sorted(rederived.items()):
         hit = sorted(mine & set(fragments))

@@ -110,6 +110,13 @@ class CatalogReader:
         except KeyError:
             return None
 
+    def live_info(self, name: str) -> str | None:
+        """A fact the loader of a snapshot or live cluster recorded (``live.<name>``), if any."""
+        try:
+            return self._catalog.info(f"live.{name}")
+        except KeyError:
+            return None
+
     def meta_config(self, name: str) -> str:
         """One meta-node setting (``src/common/src/config/meta.rs``)."""
         return self._catalog.info(f"meta.{name}")
