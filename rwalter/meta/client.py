@@ -154,7 +154,7 @@ class CatalogReader:
     def ddl_progress(self, job_id: int) -> str | None:
         """The job's ``rw_ddl_progress.progress`` text (``GetDdlProgress``), if it has one."""
         self._catalog.ensure_views(["rw_ddl_progress"])
-        row = self._catalog.conn.execute(
+        row = self._catalog.users.execute(
             "SELECT progress FROM rw_catalog.rw_ddl_progress WHERE ddl_id = ?", [job_id]
         ).fetchone()
         return row[0] if row else None
