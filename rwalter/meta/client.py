@@ -173,6 +173,10 @@ class BatchClient:
     def __init__(self, node: MetaNode) -> None:
         self._catalog = node.catalog
 
+    def ensure_views(self, names: list[str]) -> None:
+        """Install these catalog views before a statement binds against them."""
+        self._catalog.ensure_views(names)
+
     def query(self, sql: str, params: list[Any] | None = None) -> Any:
         """Run SQL that may read the rw_catalog views (installed first); returns the cursor."""
         return self.execute(sql, params, reads=sql)

@@ -14,8 +14,9 @@ from pathlib import Path
 import rwalter.frontend
 
 FRONTEND = Path(rwalter.frontend.__file__).parent
-# The one meta module the frontend may import: the client door.
-ALLOWED_META = {"rwalter.meta.client"}
+# The meta modules the frontend may import: the client door, and the names of the catalog
+# views a user's SQL binds against (as RisingWave's frontend knows its system catalogs).
+ALLOWED_META = {"rwalter.meta.client", "rwalter.meta.catalog_views"}
 
 
 def _modules() -> list[Path]:
