@@ -125,7 +125,8 @@ class MetaError(Exception):
 
     ``kind`` is one of ``internal`` (``bail!``), ``invalid_parameter``
     (``bail_invalid_parameter!``; message already starts with ``Invalid parameter:``),
-    ``not_found`` and ``unavailable``.
+    ``not_found``, ``permission_denied`` and ``unavailable``. ``rpc`` is the path of the meta
+    RPC it was raised in, set by ``rwalter.meta.client``.
     """
 
     def __init__(self, kind: str, message: str, code: str = META_INTERNAL) -> None:
@@ -133,6 +134,7 @@ class MetaError(Exception):
         self.kind = kind
         self.message = message
         self.code = code
+        self.rpc: str | None = None
 
 
 # tonic ``Code`` descriptions of the statuses meta errors map to (``src/meta/src/error.rs:201-216``).
@@ -147,6 +149,8 @@ def from_meta(err: MetaError, rpc: str) -> RwError:
     """What the frontend shows when meta RPC ``rpc`` (e.g. ``/ddl_service.DdlService/AlterParallelism``) fails."""
     if err.kind == "invalid_parameter":
         return RwError([f"Invalid parameter value: {err.message}"], err.code)
+    if err.kind == "permission_denied":  # ``ErrorCode::PermissionDenied``, error.rs:221
+        return RwError([f"Permission denied: {err.message}"], err.code)
     status = GRPC_STATUS[err.kind]
     if (
         err.kind == "not_found"
@@ -162,11 +166,3 @@ def from_meta(err: MetaError, rpc: str) -> RwError:
     return RwError(
         [f"gRPC request to meta service (call `{rpc}`) failed: {status}", err.message], err.code
     )
-
-
-class DryRun(Exception):
-    """Carries the answer of a dry run (``EXPLAIN ALTER``) out of its rolled-back transaction."""
-
-    def __init__(self, result: object) -> None:
-        super().__init__("dry run")
-        self.result = result

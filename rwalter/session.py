@@ -20,6 +20,7 @@ from rwalter.sql.split import Unit, split_script
 
 if TYPE_CHECKING:
     from rwalter.frontend.session_config import SessionConfig
+    from rwalter.meta.client import MetaClient
     from rwalter.meta.node import MetaNode
 
 
@@ -57,6 +58,13 @@ class Session:
         """A new session on a shared meta node: its own variables, the node's catalog and clock."""
         return cls(meta=meta)
 
+    @functools.cached_property
+    def client(self) -> MetaClient:
+        """The frontend's door to the meta node (``rwalter.meta.client``)."""
+        from rwalter.meta.client import MetaClient
+
+        return MetaClient(self.meta)
+
     @property
     def realtime(self) -> bool:
         return self.meta.realtime
@@ -66,7 +74,7 @@ class Session:
         """The session variables, built on first use (most statements never read them)."""
         from rwalter.frontend.session_config import SessionConfig
 
-        return SessionConfig(self.meta.catalog.session_defaults())
+        return SessionConfig(self.client.catalog.session_defaults())
 
     def catch_up(self) -> None:
         """Realtime clock: bring simulated time up to the wall clock (the node keeps the books)."""

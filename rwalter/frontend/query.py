@@ -16,6 +16,7 @@ import re
 import duckdb
 from sqlglot import exp
 
+from rwalter.common.catalog import JobStatus
 from rwalter.errors import CATALOG_NOT_FOUND, QUERY, SNAPSHOT_NO_ROWS, RwError, catalog_error
 from rwalter.frontend.binder import (
     bind_error_root,
@@ -25,17 +26,13 @@ from rwalter.frontend.binder import (
 )
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
+from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
 from rwalter.sql.dialect.time_windows import window_call
 
 # DML statement class → (tag word).
 DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
-
-
-def storage_name(relation: str) -> str:
-    """The DuckDB name of a relation's rows (tables and sources: tables; MVs and views: views)."""
-    return 'main."' + relation.replace('"', '""') + '"'
 
 
 def pg_text(value: object) -> str | None:
@@ -137,23 +134,23 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     return None
 
 
-def create_query_storage(catalog, name: str, query: exp.Expression, what: str = "VIEW") -> None:
+def create_query_storage(
+    batch: BatchClient, name: str, query: exp.Expression, what: str = "VIEW"
+) -> None:
     """DuckDB storage over ``query``: a ``VIEW`` (an MV's or a view's rows) or a ``TABLE`` (CREATE
     TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
     with the query's errors."""
     sql = transpile_query(name_columns(query))
-    catalog.ensure_views(sql)
     try:
-        catalog.users.execute(f"CREATE {what} {storage_name(name)} AS {sql}")
+        batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 
 
 def run_duck(session, sql: str) -> Result:
     """Run DuckDB SQL and shape the rows as psql text."""
-    session.meta.catalog.ensure_views(sql)
     try:
-        cur = session.meta.catalog.users.execute(sql)
+        cur = session.client.batch.query(sql)
         rows = cur.fetchall()
     except duckdb.Error as exc:
         raise duck_error(exc) from None
@@ -171,7 +168,7 @@ def run_duck(session, sql: str) -> Result:
 def check_visible(session, node: exp.Expression) -> None:
     """A relation still being created is not visible to batch queries, and a quoted name that
     differs from a relation's only in case names nothing."""
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
     for table in node.find_all(exp.Table):
         window = window_call(table)
@@ -191,7 +188,7 @@ def check_visible(session, node: exp.Expression) -> None:
                 raise not_found("table or source", table)  # "T" is not t (DuckDB would mix them)
             continue
         job = catalog.job(rel.id)
-        if job is not None and job.status != "CREATED" and rel.kind != "table":
+        if job is not None and job.status != JobStatus.CREATED and rel.kind != "table":
             raise not_found("table or source", table)
         if rel.kind in ("sink", "index"):
             raise not_found("table or source", table)
@@ -208,10 +205,7 @@ def check_visible(session, node: exp.Expression) -> None:
 
 def loaded_from_snapshot(catalog) -> bool:
     """Whether the store was built from a snapshot or a live cluster (``rwalter.live``)."""
-    try:
-        return bool(catalog.info("loaded_from"))
-    except KeyError:
-        return False
+    return catalog.loaded_from() is not None
 
 
 def output_name(e: exp.Expression) -> str:
@@ -275,11 +269,11 @@ def handle_dml(session, node: exp.Expression) -> Result:
     target = node.this if not isinstance(node.this, exp.Schema) else node.this.this
     table = target.find(exp.Table) if not isinstance(target, exp.Table) else target
     if table is not None:
-        rel = session.meta.catalog.relation_by_name(object_name(table))
+        rel = session.client.catalog.relation_by_name(object_name(table))
         if rel is None or rel.kind != "table":
             raise catalog_error(f"table not found: {object_name(table)}")
     try:
-        cur = session.meta.catalog.users.execute(transpile_query(node))
+        cur = session.client.batch.execute(transpile_query(node))
         count = cur.fetchone()
     except duckdb.Error as exc:
         raise duck_error(exc) from None
