@@ -361,6 +361,57 @@ def check_alter_command(
     )
 
 
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=4566, show_default=True, type=int, help="Port (0: any free one).")
+@click.option("--cluster", "serve_cluster", metavar="SPEC", help="Simulated compute nodes.")
+@click.option("--db", "serve_db", metavar="PATH", help="Keep the catalog in this DuckDB file.")
+@click.option("--snapshot", metavar="DIR", help="Start from a live cluster's snapshot.")
+@click.option("--script", metavar="FILE", help="Run this SQL file before serving.")
+@click.option(
+    "--allow-simulator-commands",
+    is_flag=True,
+    help="Let clients run RWALTER worker/sleep/meta/cluster (off: RisingWave's answers only).",
+)
+@click.pass_obj
+def serve_command(
+    opts: Options,
+    host: str,
+    port: int,
+    serve_cluster: str | None,
+    serve_db: str | None,
+    snapshot: str | None,
+    script: str | None,
+    allow_simulator_commands: bool,
+) -> int:
+    """Serve the simulated cluster over the Postgres wire protocol (psql -h HOST -p 4566)."""
+    opts.cluster = serve_cluster or opts.cluster
+    opts.db = serve_db or opts.db
+    if snapshot and opts.db:
+        raise UsageFailure("--db and --snapshot cannot be used together")
+    if snapshot:
+        try:
+            from rwalter import live
+        except ImportError:
+            raise UsageFailure(
+                "--snapshot needs rwalter.live, which this build does not have"
+            ) from None
+        session = _call_supported(live.open_snapshot, snapshot, cluster=opts.cluster)
+    else:
+        session = _open_session(opts)
+    try:
+        if script:
+            opts.inputs = [("file", script)]
+            runner = BatchRun(opts, session, sys.stdout, sys.stderr, False, False)
+            if runner.run(_read_inputs(opts.inputs)) != EXIT_OK:
+                return EXIT_FAILED
+        from rwalter import server
+
+        return server.main(session, host, port, allow_simulator=allow_simulator_commands)
+    finally:
+        session.close()
+
+
 @cli.command("explain")
 @click.argument("code", required=False)
 @click.pass_context

@@ -54,6 +54,10 @@ HANDLERS: dict[type, tuple[tuple[str, str], str | None]] = {
     ast.Wait: (("jobs", "handle_wait"), "/ddl_service.DdlService/Wait"),
     ast.Recover: (("jobs", "handle_recover"), "/stream_service.StreamManagerService/Recover"),
     ast.Flush: (("jobs", "handle_flush"), None),
+    ast.Begin: (("transaction", "handle_begin"), None),
+    ast.Commit: (("transaction", "handle_commit"), None),
+    ast.SetTransaction: (("transaction", "handle_set_transaction"), None),
+    ast.CopyTo: (("query", "handle_copy"), None),
     ast.SetVariable: (("variables", "handle_set"), None),
     ast.ResetVariable: (("variables", "handle_reset"), None),
     ast.ShowVariable: (("variables", "handle_show"), None),
@@ -153,14 +157,27 @@ def run_statement(session, text: str) -> Result:
     """Parse, bind and run one SQL statement."""
     try:
         node = parse(text)
-        entry = handler_for(type(node))
-        if entry is None:
-            raise unmodelled(node)
+        handler_for(type(node)) or _raise(unmodelled(node))
     except RwError as err:
         if _EXPLAIN_ALTER.match(text):  # still a dry run's record: it says it would fail
             return invalid_explain(Result(error=err))
         raise
+    return run_node(session, node)
+
+
+def _raise(err: RwError) -> None:
+    raise err
+
+
+def run_node(session, node: exp.Expression) -> Result:
+    """Bind and run one parsed statement (the wire's Execute runs what Parse parsed)."""
+    from rwalter.frontend.transaction import check_write
+
+    entry = handler_for(type(node))
+    if entry is None:
+        raise unmodelled(node)
     handler, rpc = entry
+    check_write(session, node)
     session.catch_up()
     catalog = session.meta.catalog
     try:
