@@ -25,6 +25,7 @@ T = TypeVar("T")
 
 # SchedulerError::QueryCancelled (scheduler/local.rs:147-149) under ErrorCode::SchedulerError.
 CANCELLED = ["Scheduler error", "Query cancelled: Cancelled by user"]
+INTERRUPT_PERIOD_S, INTERRUPT_TRIES = 0.05, 200
 
 
 def cancelled_error() -> RwError:
@@ -66,8 +67,17 @@ class Server:
         if conn is None:
             return
         conn.cancelled = True
-        if self._running is conn:
-            self.meta.catalog.conn.interrupt()  # a DuckDB query in flight stops here
+        self._interrupt(conn, INTERRUPT_TRIES)
+
+    def _interrupt(self, conn: Connection, tries: int) -> None:
+        """Interrupt the DuckDB query of ``conn`` while its cancelled statement runs: an interrupt
+        that comes before the query reached DuckDB is lost, so it is repeated (bounded)."""
+        if self._running is not conn or not conn.cancelled or tries <= 0:
+            return
+        self.meta.catalog.conn.interrupt()
+        asyncio.get_running_loop().call_later(
+            INTERRUPT_PERIOD_S, self._interrupt, conn, tries - 1
+        )
 
     # -- running -----------------------------------------------------------------------------
     async def run(self, conn: Connection, fn: Callable[[], T]) -> T:
