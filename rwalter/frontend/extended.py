@@ -155,10 +155,29 @@ def prepare(session, node: exp.Expression | None, specified: list[str | None]) -
     return Prepared(node, [], _pure_columns(node))
 
 
+# ``infer_show_variable`` (handler/variable.rs:169-208) and ``infer_show_create_object``.
+SHOW_VARIABLE_COLUMNS = {
+    "all": [("Name", VARCHAR), ("Setting", VARCHAR), ("Description", VARCHAR)],
+    "parameters": [
+        ("Name", VARCHAR),
+        ("Value", VARCHAR),
+        ("Description", VARCHAR),
+        ("Mutable", "boolean"),
+    ],
+}
+
+
 def _pure_columns(node: exp.Expression) -> list[tuple[str, str]]:
     """The row description of a pure statement that returns rows (``infer``)."""
     if isinstance(node, ast.ShowJobs):
         return list(SHOW_JOBS_COLUMNS)
+    if isinstance(node, ast.ShowVariable):
+        name = node.this.name if isinstance(node.this, exp.Expression) else str(node.this)
+        return list(SHOW_VARIABLE_COLUMNS.get(name.lower(), [("Name", VARCHAR)]))
+    if isinstance(node, ast.ShowObjects):
+        return [("Name", VARCHAR)]
+    if isinstance(node, ast.ShowCreate):
+        return [("Name", VARCHAR), ("Create Sql", VARCHAR)]
     return []
 
 

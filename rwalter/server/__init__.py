@@ -65,7 +65,7 @@ async def serve(
         tasks.add(task)
         try:
             await Connection(server, reader, writer).serve()
-        except Exception:  # one broken connection never takes the server down
+        except (Exception, asyncio.CancelledError):  # one connection never takes the server down
             writer.close()
         finally:
             tasks.discard(task)

@@ -125,14 +125,14 @@ async def on_execute(conn: Connection, msg: wire.Execute) -> None:
                 conn.send(wire.notice(text))
             raise conn.error(result.error, "execute")
         if not (result.columns or result.returns_rows) or msg.max_rows <= 0:
-            conn.respond(result, "execute", portal.result_formats)
+            conn.respond(result, "execute", portal.result_formats, _types(portal))
             entry[1], entry[2] = None, 0
             return
         for text in result.notices:
             conn.send(wire.notice(text))
         entry[1] = result
     stop = sent + msg.max_rows if msg.max_rows > 0 else None
-    conn.send(*conn.rows(result, portal.result_formats, sent, stop))
+    conn.send(*conn.rows(result, portal.result_formats, sent, stop, _types(portal)))
     if stop is not None and stop < len(result.rows):
         entry[2] = stop
         conn.send(wire.PORTAL_SUSPENDED)
@@ -145,6 +145,10 @@ async def on_execute(conn: Connection, msg: wire.Execute) -> None:
             else (result.tag or "OTHER")
         )
     )
+
+
+def _types(portal: extended.Portal) -> list[str] | None:
+    return [t for _, t in portal.columns] or None
 
 
 async def on_close(conn: Connection, msg: wire.Close) -> None:

@@ -75,9 +75,7 @@ class Server:
         if self._running is not conn or not conn.cancelled or tries <= 0:
             return
         self.meta.catalog.conn.interrupt()
-        asyncio.get_running_loop().call_later(
-            INTERRUPT_PERIOD_S, self._interrupt, conn, tries - 1
-        )
+        asyncio.get_running_loop().call_later(INTERRUPT_PERIOD_S, self._interrupt, conn, tries - 1)
 
     # -- running -----------------------------------------------------------------------------
     async def run(self, conn: Connection, fn: Callable[[], T]) -> T:

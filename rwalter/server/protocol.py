@@ -284,7 +284,13 @@ class Connection:
                 break
         self.send(wire.ready_for_query(self.status()))
 
-    def respond(self, result: Result, phase: str, formats: list[int] | None = None) -> bool:
+    def respond(
+        self,
+        result: Result,
+        phase: str,
+        formats: list[int] | None = None,
+        types: list[str] | None = None,
+    ) -> bool:
         """Send one statement's answer; False when it failed."""
         for text in result.notices:
             self.send(wire.notice(text))
@@ -307,7 +313,7 @@ class Connection:
         if result.columns or result.returns_rows:
             if phase == "query":
                 self.send(wire.row_description(self.fields(result, [])))
-            self.send(*self.rows(result, formats or []))
+            self.send(*self.rows(result, formats or [], types=types))
             tag = f"SELECT {len(result.rows)}" if tag == "SELECT" else tag
         self.send(wire.command_complete(tag))
         return True
@@ -328,8 +334,16 @@ class Connection:
             for i, (name, t) in enumerate(zip(result.columns, types, strict=False))
         ]
 
-    def rows(self, result: Result, formats: list[int], start: int = 0, stop: int | None = None):
-        types = self.column_types(result)
+    def rows(
+        self,
+        result: Result,
+        formats: list[int],
+        start: int = 0,
+        stop: int | None = None,
+        types: list[str] | None = None,
+    ):
+        """DataRows; ``types`` (what Describe announced) override the result's own."""
+        types = types or self.column_types(result)
         binary = [bool(formats[i]) if formats else False for i in range(len(types))]
         for row in result.rows[start:stop]:
             yield wire.data_row(
