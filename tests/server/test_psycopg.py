@@ -20,6 +20,15 @@ DEFERRED_NOTICE = (
     "otherwise, the alter will not take effect."
 )
 
+# The central scenario up to its ALTER (examples/01_central_error.sql): mv is still creating.
+CREATING_MV = (
+    "CREATE TABLE t (v int)",
+    "INSERT INTO t SELECT * FROM generate_series(1, 10000)",
+    "SET background_ddl = true",
+    "SET backfill_rate_limit = 1",
+    "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t",
+)
+
 
 def connect(server, **kw):
     conn = psycopg.connect(server.dsn, autocommit=True, **kw)
@@ -32,13 +41,7 @@ def test_deferred_notice_reaches_the_notice_handler_before_the_tag(server):
     conn, notices = connect(server)
     with conn:
         cur = conn.cursor()
-        for sql in (
-            "CREATE TABLE t (v int)",
-            "INSERT INTO t SELECT * FROM generate_series(1, 10000)",
-            "SET background_ddl = true",
-            "SET backfill_rate_limit = 1",
-            "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t",
-        ):
+        for sql in CREATING_MV:
             cur.execute(sql)
         assert notices == []
         cur.execute("ALTER MATERIALIZED VIEW mv SET BACKFILL_PARALLELISM = 2 DEFERRED")
@@ -50,13 +53,7 @@ def test_central_error_text_sqlstate_and_head(server):
     conn, _ = connect(server)
     with conn:
         cur = conn.cursor()
-        for sql in (
-            "CREATE TABLE t (v int)",
-            "INSERT INTO t SELECT * FROM generate_series(1, 10000)",
-            "SET background_ddl = true",
-            "SET backfill_rate_limit = 1",
-            "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t",
-        ):
+        for sql in CREATING_MV:
             cur.execute(sql)
         with pytest.raises(psycopg.errors.InternalError_) as info:
             cur.execute("ALTER MATERIALIZED VIEW mv SET BACKFILL_PARALLELISM = 2")

@@ -63,21 +63,14 @@ def test_sigterm_keeps_the_last_completed_statement_with_db(tmp_path):
     assert after.stdout == " s  \n----\n 83\n(1 row)\n\n"
 
 
-def test_snapshot_without_live_is_a_usage_error(tmp_path):
-    try:
-        import rwalter.live  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("rwalter.live is present")
+def test_an_unreadable_snapshot_is_a_usage_error(tmp_path):
     run = subprocess.run(
-        [sys.executable, "-m", "rwalter", "serve", "--snapshot", str(tmp_path)],
+        [sys.executable, "-m", "rwalter", "serve", "--snapshot", str(tmp_path / "missing")],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert run.returncode == 2
-    assert run.stderr == (
-        "rwalter: error: --snapshot needs rwalter.live, which this build does not have\n"
-    )
+    assert run.stderr.startswith("rwalter: error: ")
+    assert "Traceback" not in run.stderr
 
 
 def test_loopback_by_default_and_a_warning_otherwise():
