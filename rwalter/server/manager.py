@@ -74,7 +74,7 @@ class Server:
         that comes before the query reached DuckDB is lost, so it is repeated (bounded)."""
         if self._running is not conn or not conn.cancelled or tries <= 0:
             return
-        self.meta.catalog.conn.interrupt()
+        self.meta.catalog.interrupt()
         asyncio.get_running_loop().call_later(INTERRUPT_PERIOD_S, self._interrupt, conn, tries - 1)
 
     # -- running -----------------------------------------------------------------------------
