@@ -396,6 +396,53 @@ def check_alter_command(
     )
 
 
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=4566, show_default=True, type=int, help="Port (0: any free one).")
+@click.option("--cluster", "serve_cluster", metavar="SPEC", help="Simulated compute nodes.")
+@click.option("--db", "serve_db", metavar="PATH", help="Keep the catalog in this DuckDB file.")
+@click.option("--snapshot", "serve_snapshot", metavar="DIR", help="Start from a snapshot.")
+@click.option("--script", metavar="FILE", help="Run this SQL file before serving.")
+@click.option(
+    "--allow-simulator-commands",
+    is_flag=True,
+    help="Let clients run RWALTER worker/sleep/meta/cluster (off: RisingWave's answers only).",
+)
+@click.pass_context
+def serve_command(
+    ctx: click.Context,
+    host: str,
+    port: int,
+    serve_cluster: str | None,
+    serve_db: str | None,
+    serve_snapshot: str | None,
+    script: str | None,
+    allow_simulator_commands: bool,
+) -> int:
+    """Serve the simulated cluster over the Postgres wire protocol (psql -h HOST -p 4566)."""
+    from rwalter.output.console import Console
+
+    opts: Options = ctx.meta["rwalter.options"]
+    env = _env(ctx)
+    opts.cluster = serve_cluster or opts.cluster
+    opts.db = serve_db or opts.db
+    opts.snapshot = serve_snapshot or opts.snapshot
+    session = _open_session(opts, env)
+    try:
+        if script:
+            console = Console(env.stdout, env.stderr, color_out=False, color_err=False)
+            sources = _read_inputs([("file", script)], env.stdin)
+            if BatchRun(opts, session, console).run(sources) != ExitCode.OK:
+                return ExitCode.FAILED
+        from rwalter import server
+
+        return server.main(
+            session, host, port, allow_simulator=allow_simulator_commands, err=env.stderr
+        )
+    finally:
+        session.close()
+
+
 @cli.command("explain")
 @click.argument("code", required=False, metavar="CODE|MESSAGE")
 @click.pass_context

@@ -82,7 +82,14 @@ class RwError(Exception):
         command's error is the client's own, one line, as psql prints ``invalid command``."""
         if self.code == SIMULATOR:
             return self.message + "\n"
-        lines = ["ERROR:  Failed to run the query", ""]
+        return "ERROR:  " + self.report()
+
+    def report(self, head: str = "Failed to run the query") -> str:
+        """RisingWave's pretty report (thiserror-ext ``to_report_string_pretty``): the message
+        of an ErrorResponse. ``head`` is the pgwire layer's: ``Failed to run the query`` (simple
+        query), ``Failed to prepare the statement`` (Parse), ``Failed to execute the statement``
+        (Execute), ``src/utils/pgwire/src/error.rs:35-50``."""
+        lines = [head, ""]
         if len(self.causes) == 1:
             lines.append("Caused by:")
             lines.append("  " + self.causes[0])
@@ -93,6 +100,17 @@ class RwError(Exception):
         if self.rw_hint:
             lines.extend(["", self.rw_hint])
         return "\n".join(lines) + "\n"
+
+    @property
+    def sqlstate(self) -> str:
+        """The SQLSTATE RisingWave attaches: 42704 for a missing object (3D000 for a missing
+        database), 42710 for a duplicate, otherwise XX000 (``catalog/mod.rs:130-145``,
+        ``src/meta/src/error.rs:154-164``, ``error_or_notice.rs:45-47``)."""
+        if self.code == CATALOG_EXISTS:
+            return "42710"
+        if self.code == CATALOG_NOT_FOUND:
+            return "3D000" if self.message.startswith("database not found") else "42704"
+        return "XX000"
 
     def __str__(self) -> str:  # pragma: no cover - debugging aid
         return self.message

@@ -44,6 +44,10 @@ HANDLERS: dict[type, tuple[str, str]] = {
     ast.Wait: ("jobs", "handle_wait"),
     ast.Recover: ("jobs", "handle_recover"),
     ast.Flush: ("jobs", "handle_flush"),
+    ast.Begin: ("transaction", "handle_begin"),
+    ast.Commit: ("transaction", "handle_commit"),
+    ast.SetTransaction: ("transaction", "handle_set_transaction"),
+    ast.CopyTo: ("query", "handle_copy"),
     ast.SetVariable: ("variables", "handle_set"),
     ast.ResetVariable: ("variables", "handle_reset"),
     ast.ShowVariable: ("variables", "handle_show"),
@@ -143,13 +147,22 @@ def run_statement(session, text: str) -> Result:
     """Parse, bind and run one SQL statement."""
     try:
         node = parse(text)
-        handler = _bound(node.this if isinstance(node, ast.ExplainAlter) else node)
+        _bound(node.this if isinstance(node, ast.ExplainAlter) else node)
     except RwError as err:
         if _EXPLAIN_ALTER.match(text):  # still a dry run's record: it says it would fail
             return invalid_explain(Result(error=err))
         raise
+    return run_node(session, node)
+
+
+def run_node(session, node: exp.Expression) -> Result:
+    """Bind and run one parsed statement (the wire's Execute runs what Parse parsed)."""
+    from rwalter.frontend.transaction import check_write
+
     if isinstance(node, ast.ExplainAlter):
-        return explain_alter(session, node.this, handler)
+        return explain_alter(session, node.this, _bound(node.this))
+    handler = _bound(node)
+    check_write(session, node)
     session.catch_up()
     try:
         with session.client.transaction():

@@ -74,6 +74,48 @@ TYPE_LETTER = {
 }
 
 
+# DuckDB's type of a result column → the RisingWave data type it stands for (what the wire
+# protocol announces as the column's type OID, postgres_type.rs:30-47).
+RW_TYPES = {
+    "BOOLEAN": "boolean",
+    "TINYINT": "smallint",
+    "UTINYINT": "smallint",
+    "SMALLINT": "smallint",
+    "USMALLINT": "integer",
+    "INTEGER": "integer",
+    "UINTEGER": "bigint",
+    "BIGINT": "bigint",
+    "UBIGINT": "numeric",
+    "HUGEINT": "numeric",
+    "UHUGEINT": "numeric",
+    "DECIMAL": "numeric",
+    "FLOAT": "real",
+    "DOUBLE": "double precision",
+    "VARCHAR": "character varying",
+    "BLOB": "bytea",
+    "DATE": "date",
+    "TIME": "time without time zone",
+    "TIMESTAMP": "timestamp without time zone",
+    "TIMESTAMP_S": "timestamp without time zone",
+    "TIMESTAMP_MS": "timestamp without time zone",
+    "TIMESTAMP_NS": "timestamp without time zone",
+    "TIMESTAMP WITH TIME ZONE": "timestamp with time zone",
+    "INTERVAL": "interval",
+    "JSON": "jsonb",
+    "STRUCT": "struct",
+    "MAP": "map",
+}
+
+
+def rw_type(type_code: object) -> str:
+    """The RisingWave type name of a DuckDB column type (``INTEGER[]`` → ``integer[]``)."""
+    name = str(type_code).upper()
+    if name.endswith("[]"):
+        return rw_type(name[:-2]) + "[]"
+    base = name.split("(", 1)[0].strip()
+    return RW_TYPES.get(base, "character varying")
+
+
 def _letter(type_code: object) -> str:
     name = str(type_code).upper()
     for key, letter in TYPE_LETTER.items():
@@ -161,6 +203,7 @@ def run_duck(session, sql: str) -> Result:
         columns=columns,
         rows=[[pg_text(v) for v in r] for r in rows],
         types=types,
+        column_types=[rw_type(d[1]) for d in cur.description or []],
         returns_rows=True,
     )
 
@@ -246,23 +289,49 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     return node
 
 
-def handle_query(session, node: exp.Expression) -> Result:
+def _query_error(err: RwError, node: exp.Expression) -> RwError:
+    if err.code == CATALOG_NOT_FOUND and err.position is None:
+        missing = err.message.rsplit(": ", 1)[-1]
+        table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)
+        err.position = name_position(table) if table is not None else None
+    return bind_error(err, node) or err
+
+
+def _bound_sql(session, node: exp.Expression) -> str:
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
+    return transpile_query(name_columns(node))
+
+
+def handle_query(session, node: exp.Expression) -> Result:
+    sql = _bound_sql(session, node)
     try:
-        result = run_duck(session, transpile_query(name_columns(node)))
+        result = run_duck(session, sql)
     except RwError as err:
-        if err.code == CATALOG_NOT_FOUND and err.position is None:
-            missing = err.message.rsplit(": ", 1)[-1]
-            table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)
-            err.position = name_position(table) if table is not None else None
-        raise bind_error(err, node) or err from None
+        raise _query_error(err, node) from None
     result.tag = "SELECT"
     return result
 
 
-def handle_dml(session, node: exp.Expression) -> Result:
+def describe_query(session, node: exp.Expression) -> list[tuple[str, str]]:
+    """Bind a query without running it: its output columns as ``(name, RisingWave type)``.
+
+    What the extended protocol's Parse does for a query (``handle_parse_for_batch``,
+    ``handler/extended_handle.rs:97-110``): a bind error is raised here, a runtime error only
+    when the query runs."""
+    sql = _bound_sql(session, node)
+    session.meta.catalog.ensure_views(sql)
+    try:
+        rows = session.meta.catalog.conn.execute(f"DESCRIBE {sql}").fetchall()
+    except duckdb.Error as exc:
+        raise _query_error(duck_error(exc), node) from None
+    return [(r[0], rw_type(r[1])) for r in rows]
+
+
+def bind_dml(session, node: exp.Expression) -> exp.Table | None:
+    """The binder's checks of an INSERT/UPDATE/DELETE: its relations are visible and its target
+    is a table (``table not found`` otherwise)."""
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
@@ -272,6 +341,11 @@ def handle_dml(session, node: exp.Expression) -> Result:
         rel = session.client.catalog.relation_by_name(object_name(table))
         if rel is None or rel.kind != "table":
             raise catalog_error(f"table not found: {object_name(table)}")
+    return table
+
+
+def handle_dml(session, node: exp.Expression) -> Result:
+    bind_dml(session, node)
     try:
         cur = session.client.batch.execute(transpile_query(node))
         count = cur.fetchone()
@@ -281,3 +355,24 @@ def handle_dml(session, node: exp.Expression) -> Result:
     n = int(count[0]) if count else 0
     tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
     return Result(tag=tag)
+
+
+# pg_message.rs:775-800: only tab, newline, CR and backslash are escaped; NULL is an empty field.
+_COPY_ESCAPES = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"})
+
+
+def copy_line(values: list[str | None]) -> str:
+    """One row of ``COPY ... TO STDOUT`` as RisingWave writes it (``BeMessage::CopyData``)."""
+    return "\t".join("" if v is None else v.translate(_COPY_ESCAPES) for v in values) + "\n"
+
+
+def handle_copy(session, node: exp.Expression) -> Result:
+    """``COPY (<query>) TO STDOUT``: the query's rows as tab-separated text, tag ``COPY n``
+    (``handler/mod.rs:656-664``, ``pg_protocol.rs:888-910``). ``column_types`` keeps the
+    column count the wire's CopyOutResponse announces."""
+    rows = handle_query(session, node.this)
+    return Result(
+        tag=f"COPY {len(rows.rows)}",
+        text="".join(copy_line(r) for r in rows.rows),
+        column_types=rows.column_types,
+    )

@@ -106,6 +106,10 @@ class MetaCatalog:
         self.flush()
         return self._conn
 
+    def interrupt(self) -> None:
+        """Stop the DuckDB query in flight; safe from another thread (a client's cancel)."""
+        self._conn.interrupt()
+
     def duck(self) -> duckdb.DuckDBPyConnection:
         """The connection inside the statement's DuckDB transaction, without a flush (for SQL
         that cannot read ``rwmeta``: users' tables, binding views)."""
