@@ -65,8 +65,7 @@ def _index(p: exp.Parameter) -> int:
 
 
 def _describe_types(session, sql: str) -> list[str]:
-    session.meta.catalog.ensure_views(sql)
-    rows = session.meta.catalog.conn.execute(f"DESCRIBE {sql}").fetchall()
+    rows = session.client.batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()
     return [rw_type(r[1]) for r in rows]
 
 

@@ -321,9 +321,8 @@ def describe_query(session, node: exp.Expression) -> list[tuple[str, str]]:
     ``handler/extended_handle.rs:97-110``): a bind error is raised here, a runtime error only
     when the query runs."""
     sql = _bound_sql(session, node)
-    session.meta.catalog.ensure_views(sql)
     try:
-        rows = session.meta.catalog.conn.execute(f"DESCRIBE {sql}").fetchall()
+        rows = session.client.batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()
     except duckdb.Error as exc:
         raise _query_error(duck_error(exc), node) from None
     return [(r[0], rw_type(r[1])) for r in rows]
