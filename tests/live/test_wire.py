@@ -18,13 +18,12 @@ import pytest
 
 pytest.importorskip("psycopg", reason="the live extra (psycopg 3) is not installed")
 
-from tests.server.conftest import start_server
-
 from rwalter.live.cluster import open_snapshot
 from rwalter.live.export import PostgresSource, SessionSource, export_snapshot
 from rwalter.meta.node import MetaNode
 from rwalter.session import Session
 from tests.live.test_roundtrip import SETUP
+from tests.server.conftest import start_server
 
 CENTRAL = "ALTER MATERIALIZED VIEW mv SET BACKFILL_PARALLELISM = 2"
 
