@@ -32,6 +32,16 @@ def _url(port: int) -> str:
     return f"postgresql://root@127.0.0.1:{port}/dev"
 
 
+def _export_over_wire(port: int, directory: Path) -> list[str]:
+    """Export the served cluster as ``--connect`` does; returns the statements sent."""
+    source = PostgresSource(_url(port))
+    try:
+        export_snapshot(source, directory, "test")
+    finally:
+        source.close()
+    return source.sent
+
+
 def _csv_files(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*.csv"))
 
@@ -55,31 +65,19 @@ def served():
 
 
 def test_the_wire_export_equals_the_in_process_one_and_only_reads(served, tmp_path):
-    source = PostgresSource(_url(served.port))
-    try:
-        export_snapshot(source, tmp_path / "wire", "test")
-    finally:
-        source.close()
-    assert source.sent and all(sql.split()[0] in ("SELECT", "SHOW") for sql in source.sent)
+    sent = _export_over_wire(served.port, tmp_path / "wire")
+    assert sent and all(sql.split()[0] in ("SELECT", "SHOW") for sql in sent)
     with Session(meta=served.meta) as session:
         export_snapshot(SessionSource(session.execute), tmp_path / "local", "test")
     _same(tmp_path / "wire", tmp_path / "local")
 
 
 def test_connect_load_serve_export_again(served, tmp_path):
-    source = PostgresSource(_url(served.port))
-    try:
-        export_snapshot(source, tmp_path / "first", "test")
-    finally:
-        source.close()
+    _export_over_wire(served.port, tmp_path / "first")
     meta, _ = open_snapshot(tmp_path / "first")
     again = start_server(meta)
     try:
-        source = PostgresSource(_url(again.port))
-        try:
-            export_snapshot(source, tmp_path / "second", "test")
-        finally:
-            source.close()
+        _export_over_wire(again.port, tmp_path / "second")
     finally:
         again.shutdown()
         meta.close()
@@ -149,11 +147,7 @@ def test_the_psql_script_writes_the_same_snapshot(served, tmp_path):
     (out / "export.sql").unlink()
     for empty in [p for p in out.rglob("*.csv") if p.stat().st_size == 0]:
         empty.unlink()  # psql's \o leaves an empty file behind a refused query: it is missing
-    source = PostgresSource(_url(served.port))
-    try:
-        export_snapshot(source, tmp_path / "python", "test")
-    finally:
-        source.close()
+    _export_over_wire(served.port, tmp_path / "python")
     for side in (out, tmp_path / "python"):  # the one setting each client sets for itself
         path = side / "show_all.csv"
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
