@@ -13,9 +13,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-import duckdb
 from sqlglot import exp
 
+from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
+from rwalter.common.rate_limit import CREATE_OPTION_NODE
 from rwalter.errors import (
     CATALOG_EXISTS,
     PROTOCOL,
@@ -30,23 +31,13 @@ from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
 from rwalter.frontend.optimizer.rules import PLAN_SETTINGS
-from rwalter.frontend.query import create_query_storage, storage_name
+from rwalter.frontend.query import create_query_storage
 from rwalter.frontend.windows import bind_window_calls
-from rwalter.meta.catalog import Relation
-from rwalter.meta.node import JobSpec
+from rwalter.meta.client import BatchClient, JobSpec, Relation, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql
 
-# Catalog kind → the word RisingWave uses in "<kind> named x already exists".
-KIND_WORD = {
-    "table": "table",
-    "materialized view": "materialized view",
-    "sink": "sink",
-    "index": "index",
-    "source": "source",
-    "view": "view",
-}
 # WITH keys a CREATE MATERIALIZED VIEW accepts (``create_mv.rs:358-370``).
 MV_OPTIONS = {
     "backfill_rate_limit",
@@ -57,18 +48,6 @@ MV_OPTIONS = {
     "cloud.serverless_backfill_enabled",
     "refresh_interval_sec",
     "backfill_order",
-}
-RATE_LIMIT_OPTIONS = (
-    "backfill_rate_limit",
-    "source_rate_limit",
-    "dml_rate_limit",
-    "sink_rate_limit",
-)
-RATE_LIMIT_NODE = {
-    "backfill_rate_limit": "STREAM_SCAN",
-    "source_rate_limit": "SOURCE",
-    "dml_rate_limit": "DML",
-    "sink_rate_limit": "SINK",
 }
 
 
@@ -85,17 +64,17 @@ def options_of(node: exp.Expression) -> dict[str, str]:
 
 def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
     """Duplicate check (``catalog/root_catalog.rs:1063-1095``); IF NOT EXISTS makes it a no-op."""
-    rel = session.meta.catalog.relation_by_name(name)
+    rel = session.client.catalog.relation_by_name(name)
     if rel is None:
         _check_storage_name_free(session, name)
         return None
     if exists_ok:
         return Result(notices=[f'relation "{name}" already exists, skipping'])
-    job = session.meta.catalog.job(rel.id)
-    creating = job is not None and job.status != "CREATED"
+    job = session.client.catalog.job(rel.id)
+    creating = job is not None and job.status != JobStatus.CREATED
     suffix = " and is still being created" if creating else ""
     raise RwError(
-        ["Catalog error", f"{KIND_WORD[rel.kind]} named {name} already exists{suffix}"],
+        ["Catalog error", f"{rel.kind} named {name} already exists{suffix}"],
         CATALOG_EXISTS,
     )
 
@@ -103,11 +82,11 @@ def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
 def _check_storage_name_free(session, name: str) -> None:
     """RisingWave keeps ``t`` and ``"T"`` apart; DuckDB, which holds rwalter's rows, does not.
     Refuse the second of two names that differ only in case, instead of mixing their rows."""
-    other = session.meta.catalog.relation_by_folded_name(name)
+    other = session.client.catalog.folded_name_taken(name)
     if other is not None:
         raise RwError(
             [
-                f'rwalter cannot hold both "{other.name}" and "{name}": it keeps relations in DuckDB, '
+                f'rwalter cannot hold both "{other}" and "{name}": it keeps relations in DuckDB, '
                 "whose names ignore case (RisingWave would create it)"
             ],
             UNSUPPORTED_STATEMENT,
@@ -132,7 +111,7 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
 
 
 def relation_info(session, rel: Relation, with_indexes: bool = True) -> fragmenter.RelationInfo:
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     indexes = ()
     if with_indexes and rel.kind in ("table", "materialized view"):
         indexes = tuple(
@@ -140,7 +119,7 @@ def relation_info(session, rel: Relation, with_indexes: bool = True) -> fragment
             for i in sorted(catalog.relations("index"), key=lambda i: i.id)
             if i.target_id == rel.id
             and (job := catalog.job(i.id)) is not None
-            and job.status == "CREATED"
+            and job.status == JobStatus.CREATED
         )
     return fragmenter.RelationInfo(
         id=rel.id,
@@ -159,7 +138,7 @@ def relation_info(session, rel: Relation, with_indexes: bool = True) -> fragment
 
 def lookup_for(session):
     def lookup(name: str) -> fragmenter.RelationInfo | None:
-        rel = session.meta.catalog.relation_by_name(name)  # already its real_value
+        rel = session.client.catalog.relation_by_name(name)  # already its real_value
         if rel is None or rel.kind in ("sink", "view"):
             return None
         return relation_info(session, rel)
@@ -230,20 +209,14 @@ def submit(
     policy = values.resolve_create_parallelism(cfg, kind)
     backfill = values.resolve_backfill_parallelism(cfg, graph.has_backfill)
     limits: dict[str, int] = {}
-    for opt in RATE_LIMIT_OPTIONS:
+    for opt in CREATE_OPTION_NODE:
         value = int(options[opt]) if opt in options else int(cfg.get(opt))
         if value >= 0:
-            limits[RATE_LIMIT_NODE[opt]] = value
+            limits[CREATE_OPTION_NODE[opt]] = value
     scanned = sorted(
         {e.relation_id for e in graph.external_edges if e.dispatcher != "NO_SHUFFLE"}
         | {s for f in graph.fragments if "STREAM_SCAN" in f.flags for s in f.scans}
     )
-    catalog = session.meta.catalog
-    rows = 0
-    for rel_id in scanned:
-        up = catalog.relation(rel_id)
-        if up is not None and up.kind in ("table", "materialized view"):
-            rows += catalog.row_count(f"{storage_name(up.name)}")
     rel.depends_on = sorted({e.relation_id for e in graph.external_edges} | set(scanned))
     spec = JobSpec(
         name=rel.name,
@@ -260,11 +233,10 @@ def submit(
         resource_group=options.get("resource_group"),
         rate_limits=limits,
     )
-    started = session.meta.catalog.clock_ms
-    job_id = session.meta.create_streaming_job(spec, rel, rows)
-    if not background:
-        session.meta.wait_job(job_id)
-    return job_id, long_running_notice(session, kind, session.meta.catalog.clock_ms - started)
+    job_id, elapsed_ms = getattr(session.client, KINDS[ObjectKind(kind)].create_rpc)(
+        rel, spec, scanned
+    )
+    return job_id, long_running_notice(session, kind, elapsed_ms)
 
 
 # CREATEs the frontend wraps in ``execute_with_long_running_notification`` with the
@@ -295,7 +267,7 @@ def _check_eowc_watermark(session, query: exp.Expression) -> None:
     from rwalter.sql.dialect import parse_statement
     from rwalter.sql.dialect.time_windows import window_call, window_relation
 
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     for table in query.find_all(exp.Table):
         window = window_call(table)
         name = window_relation(window[1]) if window else object_name(table)
@@ -322,11 +294,11 @@ def _background(session, graph) -> bool:
 def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     options = options_of(node)
     connector = options.get("connector")
-    catalog = session.meta.catalog
+    batch = session.client.batch
     if node.args.get("query") is not None:
         query = node.args["query"]
         bind_window_calls(session, query)
-        create_query_storage(catalog, name, query, "TABLE")  # binds before planning
+        create_query_storage(batch, name, query, "TABLE")  # binds before planning
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         rel = new_relation(name, "table", _definition(session, node), graph)
         submit(session, rel, graph, "table", rel.definition, background=False)
@@ -358,7 +330,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         column_types=types,
         connector=connector,
     )
-    create_storage(catalog, name, cols, types, list(node.expressions or []))
+    create_storage(batch, name, cols, types, list(node.expressions or []))
     submit(session, rel, graph, "table", rel.definition, background=False)
     return Result(tag="CREATE_TABLE")
 
@@ -380,7 +352,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
     names = [real_value(c) for c in node.args.get("columns") or []]
-    create_query_storage(session.meta.catalog, name, query, columns=names)
+    create_query_storage(session.client.batch, name, query, columns=names)
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_materialized_view(
@@ -411,11 +383,10 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
 @creates("CREATE_SINK")
 def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
     options = options_of(node)
-    catalog = session.meta.catalog
     into = None
     if node.args.get("into") is not None:
         target_name = object_name(node.args["into"])
-        target = catalog.relation_by_name(target_name)
+        target = session.client.catalog.relation_by_name(target_name)
         if target is None or target.kind != "table":
             raise not_found("table", node.args["into"])
         into = relation_info(session, target)
@@ -463,7 +434,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
 @creates("CREATE_INDEX")
 def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     table_name = object_name(node.args["table"])
-    table = session.meta.catalog.relation_by_name(table_name)
+    table = session.client.catalog.relation_by_name(table_name)
     if table is None or table.kind not in ("table", "materialized view"):
         raise not_found("table", node.args["table"])
     columns = table.columns
@@ -472,7 +443,7 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     dist = bind_columns(node.args.get("distributed_by") or [], columns) or None
     graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
     rel = new_relation(name, "index", _definition(session, node), graph, target_id=table.id)
-    _create_index_storage(session.meta.catalog, name, table.name, list(graph.columns))
+    _create_index_storage(session.client.batch, name, table.name, list(graph.columns))
     background = _background(session, graph)
     rel.background = background
     _, notices = submit(
@@ -481,13 +452,11 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     return Result(tag="CREATE_INDEX", notices=notices)
 
 
-def _create_index_storage(catalog, name: str, table: str, columns: list[str]) -> None:
+def _create_index_storage(batch: BatchClient, name: str, table: str, columns: list[str]) -> None:
     """An index is a relation in FROM under its own name (``catalog/schema_catalog.rs:88-131``):
     a DuckDB view of its columns over the table's rows."""
     cols = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
-    catalog.users.execute(
-        f"CREATE VIEW {storage_name(name)} AS SELECT {cols} FROM {storage_name(table)}"
-    )
+    batch.execute(f"CREATE VIEW {storage_name(name)} AS SELECT {cols} FROM {storage_name(table)}")
 
 
 @creates("CREATE_SOURCE")
@@ -508,11 +477,9 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
         connector=connector.upper() or None,
         is_shared=shared,
     )
-    catalog = session.meta.catalog
-    create_storage(catalog, name, cols, types)
+    create_storage(session.client.batch, name, cols, types)
     if graph is None:
-        rel.id = catalog.next_ids("object")
-        catalog.insert_relation(rel)
+        session.client.create_source(rel)
     else:
         submit(session, rel, graph, "source", rel.definition, background=False)
     return Result(tag="CREATE_SOURCE")
@@ -520,24 +487,22 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
 
 @creates("CREATE_VIEW")
 def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
-    catalog = session.meta.catalog
     bind_window_calls(session, node.args["query"])
-    create_query_storage(catalog, name, node.args["query"])
+    create_query_storage(session.client.batch, name, node.args["query"])
     rel = new_relation(name, "view", _definition(session, node), None)
-    rel.id = catalog.next_ids("object")
-    catalog.insert_relation(rel)
+    session.client.create_view(rel)
     return Result(tag="CREATE_VIEW")
 
 
 def handle_create_database(session, node: ast.CreateDatabase) -> Result:
     name = object_name(node.this)
-    catalog = session.meta.catalog
-    if catalog.database_by_name(name) is not None:
+    client = session.client
+    if client.catalog.database_by_name(name) is not None:
         if node.args.get("exists"):
             return Result(tag="CREATE_DATABASE")
         raise RwError(["Catalog error", f"database named {name} already exists"], CATALOG_EXISTS)
     group = node.args.get("resource_group")
-    catalog.insert_database(
+    client.create_database(
         name, (values.resource_group_value(group) if group else None) or "default"
     )
     return Result(tag="CREATE_DATABASE")
@@ -555,7 +520,7 @@ def _definition(session, node) -> str:
 
 
 def create_storage(
-    catalog, name: str, cols: list[str], types: list[str], defs: list | None = None
+    batch: BatchClient, name: str, cols: list[str], types: list[str], defs: list | None = None
 ) -> None:
     """The DuckDB table holding a table's (or source's) rows; a column-less table gets the hidden
     ``_row_id`` RisingWave gives it. ``DEFAULT`` and generated columns (``AS expr``) keep their
@@ -563,24 +528,14 @@ def create_storage(
     names = ['"' + c.replace('"', '""') + '"' for c in cols]
     plain = [f"{n} {_duck_type(t)}" for n, t in zip(names, types, strict=True)]
     options = [_duck_column_option(d) for d in defs or []]
-    if any(options) and not _duck_accepts(catalog, plain, options):
+    if any(options) and not batch.accepts(
+        "CREATE TEMPORARY TABLE rwalter_column_probe ("
+        + ", ".join(p + o for p, o in zip(plain, options, strict=True))
+        + ")"
+    ):
         options = []
     ddl = ", ".join(p + o for p, o in zip(plain, options or [""] * len(plain), strict=True))
-    catalog.users.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
-
-
-def _duck_accepts(catalog, plain: list[str], options: list[str]) -> bool:
-    """Whether DuckDB can create these columns, tried on a side connection so that a refusal
-    leaves the statement's transaction as it was."""
-    probe = catalog.conn.cursor()
-    try:
-        ddl = ", ".join(p + o for p, o in zip(plain, options, strict=True))
-        probe.execute(f"CREATE TEMPORARY TABLE rwalter_column_probe ({ddl})")
-        return True
-    except duckdb.Error:
-        return False
-    finally:
-        probe.close()
+    batch.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
 
 
 def _duck_column_option(col) -> str:
