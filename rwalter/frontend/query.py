@@ -286,6 +286,8 @@ def output_name(e: exp.Expression) -> str:
         return real_value(e.this) if isinstance(e.this, exp.Identifier) else e.name
     if isinstance(e, exp.Cast | exp.Window):  # a window call is named after its function
         return output_name(e.this)
+    if isinstance(e, exp.Dot) and isinstance(e.expression, exp.Func):  # schema.f(...) is f
+        return output_name(e.expression)
     if isinstance(e, exp.Func):
         written = e.meta.get("rw_name")  # the name as typed (sqlglot may rename the call)
         name = written or (e.sql_name() if not isinstance(e, exp.Anonymous) else e.name)
