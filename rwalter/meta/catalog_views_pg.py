@@ -82,7 +82,8 @@ FROM ({_class_row("rw_tables", "r")}
     UNION ALL {_class_row("rw_indexes", "i")}
     UNION ALL {_class_row("rw_views", "v")}
     UNION ALL {_class_row("rw_sources", "s")}
-    UNION ALL {_class_row("rw_sinks", "k")})""",
+    UNION ALL {_class_row("rw_sinks", "k")})
+ORDER BY oid""",
     "pg_roles": """
 SELECT id AS oid, name AS rolname, is_super AS rolsuper, true AS rolinherit,
     create_user AS rolcreaterole, create_db AS rolcreatedb, can_login AS rolcanlogin,
@@ -110,18 +111,21 @@ SELECT s.name AS schemaname, mv.name AS matviewname, mv.owner AS matviewowner,
     CAST(NULL AS VARCHAR) AS tablespace, false AS hasindexes, true AS ispopulated,
     mv.definition AS definition
 FROM rw_catalog.rw_materialized_views mv
-JOIN rw_catalog.rw_schemas s ON mv.schema_id = s.id""",
+JOIN rw_catalog.rw_schemas s ON mv.schema_id = s.id
+ORDER BY 1, 2""",
     "pg_tables": """
 SELECT s.name AS schemaname, t.tablename, rw_catalog.pg_get_userbyid(t.owner) AS tableowner,
     CAST(NULL AS VARCHAR) AS tablespace
 FROM (SELECT name AS tablename, schema_id, owner FROM rw_catalog.rw_tables
     UNION SELECT name AS tablename, schema_id, owner FROM rw_catalog.rw_system_tables) AS t
-JOIN rw_catalog.rw_schemas s ON t.schema_id = s.id AND s.name <> 'rw_catalog'""",
+JOIN rw_catalog.rw_schemas s ON t.schema_id = s.id AND s.name <> 'rw_catalog'
+ORDER BY s.id, t.tablename""",
     "pg_views": """
 SELECT s.name AS schemaname, v.name AS viewname, rw_catalog.pg_get_userbyid(v.owner) AS viewowner,
     v.definition AS definition
 FROM rw_catalog.rw_views v
-JOIN rw_catalog.rw_schemas s ON v.schema_id = s.id""",
+JOIN rw_catalog.rw_schemas s ON v.schema_id = s.id
+ORDER BY 1, 2""",
     "pg_indexes": """
 SELECT s.name AS schemaname, t.name AS tablename, i.name AS indexname,
     CAST(NULL AS VARCHAR) AS tablespace, i.definition AS indexdef
@@ -132,7 +136,8 @@ UNION ALL
 SELECT s.name, t.name, i.name, CAST(NULL AS VARCHAR), i.definition
 FROM rw_catalog.rw_indexes i
 JOIN rw_catalog.rw_materialized_views t ON i.primary_table_id = t.id
-JOIN rw_catalog.rw_schemas s ON i.schema_id = s.id""",
+JOIN rw_catalog.rw_schemas s ON i.schema_id = s.id
+ORDER BY 1, 2, 3""",
 }
 
 # Scalar functions a user may call (checked against RisingWave's list first).
