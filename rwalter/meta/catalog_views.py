@@ -433,17 +433,24 @@ ORDER BY id""",
 from rwalter.meta import (  # noqa: E402
     catalog_views_information_schema,
     catalog_views_pg,
+    catalog_views_pg_types,
     catalog_views_rw,
 )
 
 MACROS.update(catalog_views_rw.MACROS)
 MACROS.update(catalog_views_rw.FUNCTIONS)
 MACROS.update(catalog_views_pg.FUNCTIONS)
+MACROS.update(catalog_views_pg_types.FUNCTIONS)
 VIEWS.update(catalog_views_rw.VIEWS)
 VIEWS.update(catalog_views_information_schema.VIEWS)
 VIEWS.update(catalog_views_pg.VIEWS)
+VIEWS.update(catalog_views_pg_types.VIEWS)
 # Functions a user's SQL may call by name (they live in rw_catalog, on the search path).
-USER_FUNCTIONS: tuple[str, ...] = (*catalog_views_rw.FUNCTIONS, *catalog_views_pg.FUNCTIONS)
+USER_FUNCTIONS: tuple[str, ...] = (
+    *catalog_views_rw.FUNCTIONS,
+    *catalog_views_pg.FUNCTIONS,
+    *catalog_views_pg_types.FUNCTIONS,
+)
 
 # SHOW JOBS: the rows of rw_ddl_progress under Title Case headers (show.rs:413-420,789-800).
 show_jobs_sql = (
