@@ -33,6 +33,23 @@ STDIN_NAME = "<stdin>"
 COMMAND_NAME = "-c"
 
 
+STDOUT_NAME = "stdout"
+
+
+def write_failure(name: str, exc: OSError) -> UsageFailure:
+    """``cannot write PATH: <reason>`` (exit 2): a full disk, a read-only file, a closed stdout."""
+    return UsageFailure(f"cannot write {name}: {exc.strerror or exc}")
+
+
+def not_utf8(what: str, exc: UnicodeError) -> UsageFailure:
+    """One clear error for input that is not UTF-8, wherever it comes from (exit 2)."""
+    bad = exc.object[exc.start]  # type: ignore[attr-defined]
+    if isinstance(bad, str):  # -c: Python hands an argument's undecodable bytes over as surrogates
+        bad = ord(bad) - 0xDC00 if 0xDC80 <= ord(bad) <= 0xDCFF else ord(bad)
+    offset = exc.start  # type: ignore[attr-defined]
+    return UsageFailure(f"cannot read {what}: not UTF-8 text (byte 0x{bad:02x} at offset {offset})")
+
+
 # -- option parsing ----------------------------------------------------------------------------
 
 
@@ -361,6 +378,29 @@ def check_alter_command(
     )
 
 
+@cli.command("check")
+@click.option("--db", "db", metavar="FILE", help="Check this state file (it must exist).")
+@click.option("--snapshot", "snapshot", metavar="DIR", help="Check a cluster's snapshot.")
+@click.pass_context
+def check_command(ctx: click.Context, db: str | None, snapshot: str | None) -> int:
+    """Verify the catalog invariants; print each violation (exit 0 clean, 5 violations)."""
+    opts, env = ctx.meta["rwalter.options"], _env(ctx)
+    opts.db, opts.snapshot = db or opts.db, snapshot or opts.snapshot
+    if opts.db and opts.snapshot:
+        raise UsageFailure("check takes --db FILE or --snapshot DIR, not both")
+    if opts.db and not os.path.exists(opts.db):
+        raise UsageFailure(f"cannot check {opts.db}: no such file")
+    from rwalter.check import run_check
+
+    session = _open_session(opts, env)
+    try:
+        return run_check(session, env.stdout)
+    except OSError as exc:
+        raise write_failure(STDOUT_NAME, exc) from None
+    finally:
+        session.close()
+
+
 @cli.command("explain")
 @click.argument("code", required=False)
 @click.pass_context
@@ -423,13 +463,17 @@ def _read_inputs(inputs: list[tuple[str, str]], stdin: TextIO | None) -> list[tu
     stdin_text: str | None = None
     for kind, value in inputs:
         if kind == "command":
+            try:  # the shell hands undecodable bytes over as surrogates
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise not_utf8(COMMAND_NAME, exc) from None
             sources.append((COMMAND_NAME, value))
         elif value == "-":
             if stdin_text is None:
                 try:
-                    stdin_text = stdin.read() if stdin is not None else ""
-                except UnicodeDecodeError:
-                    raise UsageFailure("cannot read stdin: not UTF-8 text") from None
+                    stdin_text = _read_stdin(stdin)
+                except UnicodeDecodeError as exc:
+                    raise not_utf8("stdin", exc) from None
                 except OSError as exc:
                     raise UsageFailure(f"cannot read stdin: {exc.strerror or exc}") from None
             sources.append((STDIN_NAME, stdin_text))
@@ -437,11 +481,21 @@ def _read_inputs(inputs: list[tuple[str, str]], stdin: TextIO | None) -> list[tu
             try:
                 with open(value, encoding="utf-8") as fh:
                     sources.append((value, fh.read()))
-            except UnicodeDecodeError:
-                raise UsageFailure(f"cannot read {value}: not UTF-8 text") from None
+            except UnicodeDecodeError as exc:
+                raise not_utf8(value, exc) from None
             except OSError as exc:
                 raise UsageFailure(f"cannot read {value}: {exc.strerror or exc}") from None
     return sources
+
+
+def _read_stdin(stream: TextIO | None) -> str:
+    """All of stdin, decoded strictly (the locale's text layer may pass bad bytes through)."""
+    if stream is None:
+        return ""
+    raw = getattr(stream, "buffer", None)
+    if raw is None:
+        return stream.read()
+    return raw.read().decode("utf-8")
 
 
 def _open_session(opts: Options, env: Environment) -> Any:
@@ -515,6 +569,7 @@ def run_batch(opts: Options, env: Environment) -> int:
             raise UsageFailure(f"cannot write {opts.output}: {exc.strerror or exc}") from None
         close_out = True
     session = _open_session(opts, env)
+    session.interrupt_on_ctrl_c()
     try:
         console = Console(
             out,
@@ -522,13 +577,21 @@ def run_batch(opts: Options, env: Environment) -> int:
             color_out=env.color_for(out, no_color=opts.no_color),
             color_err=env.color_for(env.stderr, no_color=opts.no_color),
         )
-        return BatchRun(opts, session, console).run(sources)
+        try:
+            return BatchRun(opts, session, console).run(sources)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a result that cannot be written: a full disk, a closed stdout
+            raise write_failure(opts.output or STDOUT_NAME, exc) from None
     finally:
         try:
             session.close()
         finally:
             if close_out:
-                out.close()
+                try:
+                    out.close()
+                except OSError as exc:  # the last buffered write failed
+                    raise write_failure(opts.output or STDOUT_NAME, exc) from None
 
 
 # -- entry point -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from rwalter.errors import NO_WORKERS, SIMULATOR, MetaError, RwError
 from rwalter.result import Result
@@ -35,16 +36,21 @@ def parse_duration(text: str) -> int:
     m = _DURATION.match(text.strip().lower())
     if not m:
         raise _error(f"invalid duration {text!r}: expected e.g. 5, 5s, 250ms, 2min")
-    return int(float(m.group(1)) * _UNIT_MS[m.group(2)])
+    return int(Decimal(m.group(1)) * _UNIT_MS[m.group(2)])  # exact: no float rounding
 
 
 def _error(message: str) -> RwError:
     return RwError([message], SIMULATOR)
 
 
+# Slot counts are ``i32`` in the meta store (``src/meta/model/src/worker_property.rs:25``), and
+# so are the ids rwalter gives its workers.
+INT32_MAX = 2**31 - 1
+
+
 def _int(text: str, what: str) -> int:
-    if not text.isdigit() or int(text) == 0:
-        raise _error(f"invalid {what} {text!r}: expected a positive integer")
+    if not text.isascii() or not text.isdigit() or int(text) == 0 or int(text) > INT32_MAX:
+        raise _error(f"invalid {what} {text!r}: expected a positive integer up to {INT32_MAX}")
     return int(text)
 
 
@@ -59,7 +65,10 @@ def _worker(session, text: str) -> int:
 def cmd_sleep(session, args: list[str]) -> Result:
     if len(args) != 1:
         raise _error("usage: \\sleep DURATION (5, 5s, 250ms, 2min)")
-    session.meta.barrier.advance(parse_duration(args[0]))
+    try:
+        session.meta.barrier.advance(parse_duration(args[0]))
+    except MetaError as err:
+        raise _error(f"\\sleep {args[0]}: {err.message}") from None
     return Result()
 
 

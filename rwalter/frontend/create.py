@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+import duckdb
 from sqlglot import exp
 
 from rwalter.errors import (
@@ -22,6 +23,7 @@ from rwalter.errors import (
     RwError,
     catalog_error,
     frontend_error,
+    invalid_input,
 )
 from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
@@ -77,6 +79,17 @@ def options_of(node: exp.Expression) -> dict[str, str]:
             raise frontend_error("Duplicated option", PROTOCOL)
         out[key] = str(opt.args["expression"])
     return out
+
+
+def check_unique_columns(names: list[str]) -> None:
+    """``column "a" specified more than once``: a table's or source's columns
+    (``create_table.rs:448-452``, ``create_source.rs:1063-1067``) and a materialized view's
+    output (``optimizer/plan_node/derive.rs:34-40``)."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise invalid_input(f'column "{name}" specified more than once')
+        seen.add(name)
 
 
 def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
@@ -209,9 +222,10 @@ def submit(
     backfill = values.resolve_backfill_parallelism(cfg, graph.has_backfill)
     limits: dict[str, int] = {}
     for opt in RATE_LIMIT_OPTIONS:
-        value = int(options[opt]) if opt in options else int(cfg.get(opt))
-        if value >= 0:
-            limits[RATE_LIMIT_NODE[opt]] = value
+        if opt in options:  # always set, as an i32 bit pattern (values.rate_limit_option)
+            limits[RATE_LIMIT_NODE[opt]] = values.rate_limit_option(opt, options[opt])
+        elif int(cfg.get(opt)) >= 0:  # the session's i32 variable; negative: no limit
+            limits[RATE_LIMIT_NODE[opt]] = int(cfg.get(opt))
     scanned = sorted(
         {e.relation_id for e in graph.external_edges if e.dispatcher != "NO_SHUFFLE"}
         | {s for f in graph.fragments if "STREAM_SCAN" in f.flags for s in f.scans}
@@ -306,11 +320,13 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         bind_window_calls(session, query)
         create_query_storage(catalog, name, query, "TABLE")  # binds before planning
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
+        check_unique_columns(graph.columns)
         rel = new_relation(name, "table", _definition(session, node), graph)
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
     types = [str(c.args["kind"]) for c in node.expressions or []]
+    check_unique_columns(cols)
     pk = list(node.args.get("primary_key") or []) or [
         c.name for c in node.expressions or [] if c.args.get("primary_key")
     ]
@@ -367,6 +383,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             database_id=1,
         )
     )
+    check_unique_columns(graph.columns)
     rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
@@ -459,6 +476,7 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
     connector = (options.get("connector") or "").lower()
     cols = [c.name for c in node.expressions or []]
     types = [str(c.args["kind"]) for c in node.expressions or []]
+    check_unique_columns(cols)
     shared = connector == "kafka" and session.config.streaming_use_shared_source
     graph = fragmenter.plan_source(cols, connector, shared)
     rel = new_relation(
@@ -523,7 +541,34 @@ def create_storage(catalog, name: str, cols: list[str], types: list[str]) -> Non
     ddl = ", ".join(
         '"' + c.replace('"', '""') + f'" {_duck_type(t)}' for c, t in zip(cols, types, strict=True)
     )
-    catalog.users.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+    try:
+        catalog.users.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+    except duckdb.Error as exc:  # a type RisingWave's parser may take but rwalter cannot hold
+        raise unstorable_type(cols, types, exc) from None
+
+
+def unstorable_type(cols: list[str], types: list[str], exc: Exception) -> RwError:
+    """DuckDB refused the table rwalter keeps a relation's rows in: name the column whose data
+    type rwalter cannot hold (it does not model every type RisingWave's parser takes). The
+    failed statement's transaction is aborted, so each type is tried on a scratch connection."""
+    scratch = duckdb.connect()
+    try:
+        for col, rw_type in zip(cols, types, strict=True):
+            try:
+                scratch.execute(f"SELECT CAST(NULL AS {_duck_type(rw_type)})")
+            except duckdb.Error:
+                return RwError(
+                    [
+                        f'rwalter cannot hold column "{col}": it does not model the data type {rw_type}'
+                    ],
+                    UNSUPPORTED_STATEMENT,
+                )
+    finally:
+        scratch.close()
+    return RwError(
+        [f"rwalter cannot hold these columns ({', '.join(types)}): {type(exc).__name__}"],
+        UNSUPPORTED_STATEMENT,
+    )
 
 
 def _duck_type(rw_type: str) -> str:

@@ -20,13 +20,16 @@ from rwalter.errors import (
     DryRun,
     MetaError,
     RwError,
+    StatementCancelled,
+    cancelled_error,
     from_meta,
+    is_interrupt,
     not_implemented,
 )
 from rwalter.frontend.dry_run import invalid_explain
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import SqlParseError, parse_statement
+from rwalter.sql.dialect import SqlParseError, TooDeep, parse_statement
 
 Handler = Callable[..., Result]
 
@@ -100,6 +103,8 @@ def parse(text: str) -> exp.Expression:
     """Parse one statement or raise RisingWave's parser error with its caret block."""
     try:
         return parse_statement(text)
+    except TooDeep as err:
+        raise RwError([str(err)], UNSUPPORTED_STATEMENT) from None
     except SqlParseError as err:
         raise RwError(
             [f"sql parser error: {err.message}"],
@@ -170,6 +175,14 @@ def run_statement(session, text: str) -> Result:
         return dry.result
     except MetaError as err:
         raise from_meta(err, rpc or "/ddl_service.DdlService/Unknown") from None
+    except StatementCancelled:
+        raise
+    except KeyboardInterrupt:  # Ctrl-C: the transaction above is rolled back
+        raise StatementCancelled(cancelled_error(rpc)) from None
+    except Exception as exc:
+        if is_interrupt(exc):  # DuckDB's client reports Ctrl-C as an exception of its own
+            raise StatementCancelled(cancelled_error(rpc)) from None
+        raise
 
 
 def run_meta_command(session, line: str) -> Result:

@@ -11,6 +11,7 @@ text psql prints for RisingWave's types (``t``/``f``, ``{a,b}`` arrays, timestam
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 
 import duckdb
@@ -23,6 +24,7 @@ from rwalter.frontend.binder import (
     not_found,
     object_name,
 )
+from rwalter.frontend.literals import check_number_literals
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
@@ -51,6 +53,10 @@ def pg_text(value: object) -> str | None:
             return value.astimezone(dt.UTC).isoformat(sep=" ").replace("+00:00", "+00:00")
         return value.isoformat(sep=" ")
     if isinstance(value, float):
+        if not math.isfinite(value):  # to_text.rs:129-132
+            return "NaN" if math.isnan(value) else ("-Infinity" if value < 0 else "Infinity")
+        if value == 0 and math.copysign(1.0, value) < 0:
+            return "-0"
         return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value))
     return str(value)
 
@@ -86,7 +92,10 @@ def _letter(type_code: object) -> str:
 
 
 def duck_error(exc: Exception) -> RwError:
-    """A DuckDB error as a query error (its first line, without DuckDB's class prefix)."""
+    """A DuckDB error as a query error (its first line, without DuckDB's class prefix); an
+    interrupted query stays an interrupt (Ctrl-C, ``rwalter.interrupts``)."""
+    if isinstance(exc, duckdb.InterruptException):
+        raise KeyboardInterrupt from None
     text = str(exc).split("\n")[0]
     for prefix in (
         "Catalog Error: ",
@@ -141,6 +150,7 @@ def create_query_storage(catalog, name: str, query: exp.Expression, what: str = 
     """DuckDB storage over ``query``: a ``VIEW`` (an MV's or a view's rows) or a ``TABLE`` (CREATE
     TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
     with the query's errors."""
+    check_number_literals(query)
     sql = transpile_query(name_columns(query))
     catalog.ensure_views(sql)
     try:
@@ -253,6 +263,7 @@ def name_columns(node: exp.Expression) -> exp.Expression:
 
 
 def handle_query(session, node: exp.Expression) -> Result:
+    check_number_literals(node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
@@ -269,6 +280,7 @@ def handle_query(session, node: exp.Expression) -> Result:
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
+    check_number_literals(node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)

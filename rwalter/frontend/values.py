@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from rwalter.errors import RwError, invalid_input
+from rwalter.errors import RwError, frontend_panic, invalid_input
 from rwalter.sql.ast import SetValueItem, SetVariableValue
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,6 +75,33 @@ def parse_rust_int(text: str, ty: str) -> int:
     if value < lo:
         raise RustParseIntError(PIE_NEG_OVERFLOW)
     return value
+
+
+# ``ParseIntError``'s Debug text, by Display text (what ``unwrap()`` panics with).
+PIE_DEBUG = {
+    PIE_EMPTY: "ParseIntError { kind: Empty }",
+    PIE_INVALID: "ParseIntError { kind: InvalidDigit }",
+    PIE_POS_OVERFLOW: "ParseIntError { kind: PosOverflow }",
+    PIE_NEG_OVERFLOW: "ParseIntError { kind: NegOverflow }",
+}
+
+
+def rate_limit_option(key: str, text: str) -> int:
+    """A ``WITH (<kind>_rate_limit = v)`` value, as RisingWave reads it: ``parse::<u32>()
+    .unwrap()`` (``src/frontend/src/utils/overwrite_options.rs:36-80``), so anything else panics.
+
+    Returned as the ``i32`` bit pattern that ``rw_rate_limit`` shows (``info.rate_limit as
+    i32``, ``rw_catalog/rw_rate_limit.rs:46``): 4294967295 is stored, and listed, as -1.
+    """
+    try:
+        value = parse_rust_int(text, "u32")
+    except RustParseIntError as err:
+        raise frontend_panic(
+            f"called `Result::unwrap()` on an `Err` value: {PIE_DEBUG[str(err)]}",
+            f"RisingWave panics on {key} = {text!r}; it takes a whole number of rows per "
+            "second from 0 to 4294967295",
+        ) from None
+    return value - 2**32 if value >= 2**31 else value
 
 
 # ---------------------------------------------------------------------------------------------

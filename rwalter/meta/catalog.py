@@ -171,7 +171,13 @@ class MetaCatalog:
                 ).fetchone()
                 exists = True
             except duckdb.CatalogException:
-                pass
+                foreign = conn.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
+                if foreign and foreign[0]:
+                    conn.close()
+                    raise StoreError(
+                        f"the file {path} is a DuckDB database that rwalter did not write "
+                        "(it has tables and no rwalter catalog); use a new --db file"
+                    ) from None
         if exists:
             version = row[0] if row else None
             if version != FORMAT_VERSION:

@@ -95,6 +95,16 @@ def _sqlglot_message(c: _Cursor, message: str, offset: int | None, end: int) -> 
     return f"syntax error at or near {found}"
 
 
+# The words an option value may be (``parse_value_and_obj_ref``, ``parser.rs``); ``connection``
+# and ``backfill_order`` take a name or a strategy instead (``parse_sql_option``).
+_OPTION_WORDS = {"TRUE", "FALSE", "NULL", "SECRET"}
+_OPTION_KEYS_WITH_WORDS = {"connection", "backfill_order"}
+
+
+def _word_value_allowed(key: list[str], word: str) -> bool:
+    return word.upper() in _OPTION_WORDS or ".".join(key).lower() in _OPTION_KEYS_WITH_WORDS
+
+
 def _with_options(c: _Cursor) -> list[ast.WithOption]:
     """``WITH ( key[.key...] = value, ... )`` (``parse_with_properties``)."""
     if not c.tok(TokenType.L_PAREN):
@@ -113,11 +123,13 @@ def _with_options(c: _Cursor) -> list[ast.WithOption]:
         if lit is not None:
             quoted = lit.kind == "string"
             value = _render_literal(lit) if lit.kind == "double_quoted" else lit.text
-        elif t is not None and _is_word(t):
+        elif t is not None and _is_word(t) and _word_value_allowed(key, t.text):
             c.i += 1
             value, quoted = t.text, False
             if value.upper() == "SECRET":
                 value = "secret " + c.identifier().name
+        elif t is not None and _is_word(t):
+            raise c.fail("a concrete value")  # parse_value_and_obj_ref: `= NULL1`
         else:
             raise c.fail("a value")
         opts.append(ast.WithOption(this=".".join(key), expression=value, quoted=quoted))
