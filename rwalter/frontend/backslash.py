@@ -49,8 +49,10 @@ INT32_MAX = 2**31 - 1
 
 
 def _int(text: str, what: str) -> int:
-    if not text.isascii() or not text.isdigit() or int(text) == 0 or int(text) > INT32_MAX:
-        raise _error(f"invalid {what} {text!r}: expected a positive integer up to {INT32_MAX}")
+    if not text.isascii() or not text.isdigit() or int(text) == 0:
+        raise _error(f"invalid {what} {text!r}: expected a positive integer")
+    if int(text) > INT32_MAX:
+        raise _error(f"invalid {what} {text!r}: at most {INT32_MAX}")
     return int(text)
 
 
@@ -134,6 +136,19 @@ def cmd_meta(session, args: list[str]) -> Result:
         session.meta.catalog.set_info(f"meta.{args[1]}", args[2].lower())
         return Result(text=f"meta: {args[1]} = {args[2].lower()}\n")
     raise _error("usage: \\meta set disable_automatic_parallelism_control true|false")
+
+
+def cmd_check(session, args: list[str]) -> Result:
+    """``\\check``: the catalog invariants (``rwalter check``); a violation fails the command."""
+    from rwalter.check import report
+    from rwalter.meta.invariants import check_catalog
+
+    if args:
+        raise _error("usage: \\check")
+    violations = check_catalog(session.meta.catalog)
+    if violations:
+        raise _error(report(violations).rstrip("\n"))
+    return Result(text=report([]))
 
 
 def cmd_explain(session, args: list[str]) -> Result:
@@ -221,6 +236,7 @@ COMMANDS: dict[str, Command] = {
     "meta": Command(
         "\\meta set disable_automatic_parallelism_control BOOL", "a meta-node setting", cmd_meta
     ),
+    "check": Command("\\check", "verify the catalog invariants (as rwalter check)", cmd_check),
     "explain": Command("\\explain [CODE]", "explain the last error, or an error code", cmd_explain),
     "?": Command("\\?", "this help", cmd_help),
 }
