@@ -4,7 +4,7 @@ catalog invariant that does not hold (``rwalter.meta.invariants``).
 Why it exists: a state file kept across runs, or a snapshot of a real cluster, can be checked
 before anyone trusts a plan computed from it, and CI can assert that a script left the catalog
 sound. The output is one line per violation, ``INVARIANT: DETAIL``, then a summary line; the
-exit code says which (docs/check.md): 0 every invariant holds, 3 at least one violation,
+exit code says which (docs/check.md): 0 every invariant holds, 5 at least one violation,
 2 the store or snapshot cannot be opened.
 """
 
@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from rwalter.environment import ExitCode
 from rwalter.meta.invariants import Violation, check_catalog
 
 __all__ = ["EXIT_CLEAN", "EXIT_VIOLATIONS", "INVARIANTS", "report", "run_check"]
 
-EXIT_CLEAN, EXIT_VIOLATIONS = 0, 3
+# 5: past the batch codes (0-2) and check-alter's (3, 4), so a caller can tell them apart.
+EXIT_CLEAN, EXIT_VIOLATIONS = int(ExitCode.OK), 5
 INVARIANTS = (
     "vnodes",
     "singleton",

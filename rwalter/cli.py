@@ -401,26 +401,6 @@ def check_command(ctx: click.Context, db: str | None, snapshot: str | None) -> i
         session.close()
 
 
-@cli.command("check")
-@click.option("--db", "db", metavar="FILE", help="Check this state file (it must exist).")
-@click.option("--snapshot", "snapshot", metavar="DIR", help="Check a cluster's snapshot.")
-@click.pass_obj
-def check_command(opts: Options, db: str | None, snapshot: str | None) -> int:
-    """Verify the catalog invariants; print each violation (exit 0 clean, 3 violations)."""
-    opts.db, opts.snapshot = db or opts.db, snapshot or opts.snapshot
-    if opts.db and opts.snapshot:
-        raise UsageFailure("check takes --db FILE or --snapshot DIR, not both")
-    if opts.db and not os.path.exists(opts.db):
-        raise UsageFailure(f"cannot check {opts.db}: no such file")
-    from rwalter.check import run_check
-
-    session = _open_session(opts)
-    try:
-        return run_check(session, sys.stdout)
-    finally:
-        session.close()
-
-
 @cli.command("explain")
 @click.argument("code", required=False)
 @click.pass_context
