@@ -61,7 +61,8 @@ class Session:
         if self.interrupter is None:
             from rwalter.interrupts import SigintInterrupter
 
-            self.interrupter = SigintInterrupter(lambda: self.meta.catalog.conn)
+            # The raw connection: no flush, no transaction from the watcher thread.
+            self.interrupter = SigintInterrupter(lambda: self.meta.catalog._conn)
 
     @classmethod
     def attach(cls, meta: MetaNode) -> Session:
