@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from rwalter.environment import ExitCode
-from rwalter.meta.invariants import Violation, check_catalog
+from rwalter.meta.invariants import Violation
 
 __all__ = ["EXIT_CLEAN", "EXIT_VIOLATIONS", "INVARIANTS", "report", "run_check"]
 
@@ -46,7 +46,7 @@ def report(violations: list[Violation]) -> str:
 
 def run_check(session, out: TextIO) -> int:
     """Check the session's meta store; write the report to ``out``; return the exit code."""
-    violations = check_catalog(session.meta.catalog)
+    violations = session.client.check_invariants()
     out.write(report(violations))
     out.flush()
     return EXIT_VIOLATIONS if violations else EXIT_CLEAN

@@ -82,10 +82,21 @@ class RwError(Exception):
         return self.causes[-1]
 
     def rendered(self) -> str:
-        """The block psql shows for this error (no colour, no rwalter hints)."""
+        """The block psql shows for this error (no colour, no rwalter hints). A backslash
+        command's error is the client's own, one line, as psql prints ``invalid command``."""
+        if self.code == SIMULATOR:
+            return self.message + "\n"
+        return "ERROR:  " + self.report()
+
+    def report(self, head: str = "Failed to run the query") -> str:
+        """RisingWave's pretty report (thiserror-ext ``to_report_string_pretty``): the message
+        of an ErrorResponse. ``head`` is the pgwire layer's: ``Failed to run the query`` (simple
+        query), ``Failed to prepare the statement`` (Parse), ``Failed to execute the statement``
+        (Execute), ``src/utils/pgwire/src/error.rs:35-50``. pgwire's own errors (``bare``, a
+        caught panic) have no head."""
         if self.bare:
-            return "ERROR:  " + "\n".join(self.causes) + "\n"
-        lines = ["ERROR:  Failed to run the query", ""]
+            return "\n".join(self.causes) + "\n"
+        lines = [head, ""]
         if len(self.causes) == 1:
             lines.append("Caused by:")
             lines.append("  " + self.causes[0])
@@ -96,6 +107,17 @@ class RwError(Exception):
         if self.rw_hint:
             lines.extend(["", self.rw_hint])
         return "\n".join(lines) + "\n"
+
+    @property
+    def sqlstate(self) -> str:
+        """The SQLSTATE RisingWave attaches: 42704 for a missing object (3D000 for a missing
+        database), 42710 for a duplicate, otherwise XX000 (``catalog/mod.rs:130-145``,
+        ``src/meta/src/error.rs:154-164``, ``error_or_notice.rs:45-47``)."""
+        if self.code == CATALOG_EXISTS:
+            return "42710"
+        if self.code == CATALOG_NOT_FOUND:
+            return "3D000" if self.message.startswith("database not found") else "42704"
+        return "XX000"
 
     def __str__(self) -> str:  # pragma: no cover - debugging aid
         return self.message
@@ -145,7 +167,8 @@ class MetaError(Exception):
 
     ``kind`` is one of ``internal`` (``bail!``), ``invalid_parameter``
     (``bail_invalid_parameter!``; message already starts with ``Invalid parameter:``),
-    ``not_found`` and ``unavailable``.
+    ``not_found``, ``permission_denied`` and ``unavailable``. ``rpc`` is the path of the meta
+    RPC it was raised in, set by ``rwalter.meta.client``.
     """
 
     def __init__(self, kind: str, message: str, code: str = META_INTERNAL) -> None:
@@ -153,6 +176,7 @@ class MetaError(Exception):
         self.kind = kind
         self.message = message
         self.code = code
+        self.rpc: str | None = None
 
 
 # tonic ``Code`` descriptions of the statuses meta errors map to (``src/meta/src/error.rs:201-216``).
@@ -167,6 +191,8 @@ def from_meta(err: MetaError, rpc: str) -> RwError:
     """What the frontend shows when meta RPC ``rpc`` (e.g. ``/ddl_service.DdlService/AlterParallelism``) fails."""
     if err.kind == "invalid_parameter":
         return RwError([f"Invalid parameter value: {err.message}"], err.code)
+    if err.kind == "permission_denied":  # ``ErrorCode::PermissionDenied``, error.rs:221
+        return RwError([f"Permission denied: {err.message}"], err.code)
     status = GRPC_STATUS[err.kind]
     if (
         err.kind == "not_found"
@@ -224,11 +250,3 @@ def is_interrupt(exc: BaseException) -> bool:
     if type(exc).__name__ == "InterruptException":
         return True
     return type(exc) is RuntimeError and str(exc).startswith("Query interrupted")
-
-
-class DryRun(Exception):
-    """Carries the answer of a dry run (``EXPLAIN ALTER``) out of its rolled-back transaction."""
-
-    def __init__(self, result: object) -> None:
-        super().__init__("dry run")
-        self.result = result

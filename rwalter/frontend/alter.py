@@ -11,10 +11,7 @@ The command tag is the statement type (``ALTER_MATERIALIZED_VIEW`` ...; ``SET_VA
 from __future__ import annotations
 
 from rwalter.errors import (
-    CATALOG_NOT_FOUND,
-    DryRun,
     MetaError,
-    RwError,
     from_meta,
     frontend_error,
     invalid_input,
@@ -27,9 +24,7 @@ from rwalter.frontend.binder import (
     resolve_job_for_alter,
     statement_type,
 )
-from rwalter.frontend.dry_run import explain_result
 from rwalter.frontend.hints import add_hints
-from rwalter.meta.node import RATE_LIMIT_NODE_OF_FLAG
 from rwalter.result import Result
 from rwalter.sql import ast
 
@@ -37,8 +32,6 @@ DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the meta, "
     "otherwise, the alter will not take effect."
 )
-RPC_PARALLELISM = "/ddl_service.DdlService/AlterParallelism"
-RPC_BACKFILL = "/ddl_service.DdlService/AlterBackfillParallelism"
 
 
 def _finish(tag: str, plan: dict | None, deferred: bool) -> Result:
@@ -55,17 +48,16 @@ def handle_alter_parallelism(session, node: ast.AlterParallelism) -> Result:
     target = "backfill_parallelism" if backfill else "parallelism"
     rel = resolve_job_for_alter(session, kind, node.this, target)
     value = node.args["expression"]
-    streams = session.meta.streams
+    client = session.client
     try:
         if backfill:
             policy = values.backfill_parallelism_policy(value)
-            plan = streams.reschedule_streaming_job_backfill_parallelism(rel.id, policy, deferred)
+            plan = client.alter_backfill_parallelism(rel.id, policy, deferred)
         else:
             policy = values.job_parallelism_policy(value)
-            plan = streams.reschedule_streaming_job(rel.id, policy, deferred)
+            plan = client.alter_parallelism(rel.id, policy, deferred)
     except MetaError as err:
-        rw = from_meta(err, RPC_BACKFILL if backfill else RPC_PARALLELISM)
-        raise add_hints(session, rw, rel.id) from None
+        raise add_hints(session, from_meta(err, err.rpc), rel.id) from None
     return _finish(statement_type(kind), plan, deferred)
 
 
@@ -73,7 +65,7 @@ def handle_alter_fragment_parallelism(session, node: ast.AlterFragmentParallelis
     ids = [int(e.name) for e in node.expressions]
     policy = values.fragment_parallelism(node.args["expression"])
     value = (False, None) if policy is None else (True, policy.fixed)
-    plan = session.meta.streams.reschedule_fragments(dict.fromkeys(ids, value))
+    plan = session.client.alter_fragment_parallelism(ids, value)
     return Result(tag="ALTER_FRAGMENT", plan=plan)
 
 
@@ -84,19 +76,16 @@ def handle_alter_resource_group(session, node: ast.AlterResourceGroup) -> Result
     group = values.resource_group_value(raw)
     if kind == ast.DATABASE:
         name = object_name(node.this)
-        db = session.meta.catalog.database_by_name(name)
+        db = session.client.catalog.database_by_name(name)
         if db is None:
             raise not_found("database", node.this)
-        session.meta.catalog.set_database_resource_group(db[0], group or "default")
+        session.client.alter_database_resource_group(db[0], group or "default")
         return _finish("ALTER_DATABASE", None, deferred)
     rel = resolve_job_for_alter(session, kind, node.this, "resource group")
     try:
-        plan = session.meta.streams.reschedule_streaming_job(
-            rel.id, None, deferred, resource_group=(group,)
-        )
+        plan = session.client.alter_resource_group(rel.id, group, deferred)
     except MetaError as err:
-        rw = from_meta(err, "/ddl_service.DdlService/AlterResourceGroup")
-        raise add_hints(session, rw, rel.id) from None
+        raise add_hints(session, from_meta(err, err.rpc), rel.id) from None
     return _finish(statement_type(kind), plan, deferred)
 
 
@@ -111,36 +100,26 @@ RATE_LIMIT_ALLOWED = {
     (ast.SINK, "SINK_RATE_LIMIT"),
     (ast.SOURCE, "SOURCE_RATE_LIMIT"),
 }
-# Rate type → the nodes it throttles, as named in rw_rate_limit
-# (src/meta/src/controller/streaming_job.rs:2637-2720: update_*_rate_limit_by_job_id).
-RATE_LIMIT_NODE = {
-    "BACKFILL_RATE_LIMIT": ("STREAM_SCAN", "SOURCE_BACKFILL", "STREAM_CDC_SCAN"),
-    "SOURCE_RATE_LIMIT": ("SOURCE", "FS_FETCH"),
-    "DML_RATE_LIMIT": ("DML",),
-    "SINK_RATE_LIMIT": ("SINK",),
-}
 
 
 def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     kind, rate_type = node.args["kind"], node.args["rate_type"]
     limit = int(node.args["value"])
-    catalog = session.meta.catalog
+    rate = None if limit < 0 else limit  # a negative limit clears it
+    client = session.client
     if kind == ast.FRAGMENT:
         ids = [int(e.name) for e in node.expressions]
         if len(ids) != 1:
             raise invalid_input(
                 "ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
             )
-        frag = catalog.fragment(ids[0])
-        if frag is None:
-            raise MetaError("not_found", f"fragment id not found: {ids[0]}", CATALOG_NOT_FOUND)
-        _throttle(session, [frag], rate_type, limit)
+        client.apply_throttle(rate_type, fragment_id=ids[0], rate=rate)
         return Result(tag="SET_VARIABLE")
     target = "MATERIALIZED VIEW" if kind == ast.VIEW else kind
     if (kind, rate_type) not in RATE_LIMIT_ALLOWED:
         raise invalid_input(f"ALTER {target} SET {rate_type} is not supported")
     name = object_name(node.this)
-    rel = catalog.relation_by_name(name)
+    rel = client.catalog.relation_by_name(name)
     if kind == ast.VIEW:
         raise not_implemented("ALTER VIEW SET BACKFILL RATE LIMIT")
     if kind in (ast.MATERIALIZED_VIEW, ast.TABLE) and (
@@ -162,55 +141,8 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
         raise not_found(kind.lower(), node.this)
     if kind == ast.SINK and rate_type == "SINK_RATE_LIMIT" and rel.target_id is not None:
         raise frontend_error("ALTER SINK_RATE_LIMIT is not for sink into table")
-    _throttle(session, catalog.fragments_of_job(rel.id), rate_type, limit)
+    client.apply_throttle(rate_type, job_id=rel.id, rate=rate)
     return Result(tag=statement_type(kind))
-
-
-def _throttle(session, fragments, rate_type: str, limit: int) -> None:
-    """Set (or, for a negative ``limit``, clear) the rate limit of every matching node of the
-    fragments; other nodes in the same fragment keep theirs (``streaming_job.rs:2637-2720``)."""
-    nodes = RATE_LIMIT_NODE[rate_type]
-    stored = None if limit < 0 else limit
-    catalog = session.meta.catalog
-    for f in fragments:
-        hit = [
-            RATE_LIMIT_NODE_OF_FLAG[flag]
-            for flag in f.flags
-            if RATE_LIMIT_NODE_OF_FLAG.get(flag) in nodes
-        ]
-        if not hit:
-            continue
-        limits = {
-            n: v for n, v in zip(f.rate_limit_nodes, f.rate_limits, strict=True) if n not in hit
-        }
-        if stored is not None:
-            limits.update(dict.fromkeys(hit, stored))
-        order = list(RATE_LIMIT_NODE_OF_FLAG.values())
-        kept = sorted(limits, key=order.index)
-        catalog.update_fragment(
-            f.fragment_id, rate_limit_nodes=kept, rate_limits=[limits[n] for n in kept]
-        )
-        if rate_type == "BACKFILL_RATE_LIMIT":
-            catalog.update_job(f.job_id, backfill_rate_limit=stored)
-
-
-def handle_explain_alter(session, node: ast.ExplainAlter) -> Result:
-    """rwalter's dry run: every check and the plan, then roll everything back."""
-    from rwalter.frontend.dispatch import handler_for
-
-    inner = node.this
-    handler, rpc = handler_for(type(inner))
-    catalog = session.meta.catalog
-    catalog.dry_run = True  # no commit point may persist anything
-    try:
-        result = handler(session, inner)
-    except MetaError as err:
-        result = Result(error=from_meta(err, rpc or RPC_PARALLELISM))
-    except RwError as err:
-        result = Result(error=err)
-    finally:
-        catalog.dry_run = False
-    raise DryRun(explain_result(result, deferred=bool(inner.args.get("deferred"))))
 
 
 __all__ = ["DEFERRED_NOTICE"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rwalter.frontend.binder import not_found, object_name
 from rwalter.frontend.query import run_duck
-from rwalter.meta.catalog_views import show_jobs_sql
+from rwalter.meta.client import show_jobs_sql
 from rwalter.result import Result
 from rwalter.sql import ast
 
@@ -29,13 +29,7 @@ def handle_show_jobs(session, node: ast.ShowJobs) -> Result:
 
 def handle_cancel(session, node: ast.CancelJobs) -> Result:
     ids = [int(e.name) for e in node.expressions]
-    cancelled = session.meta.cancel_jobs(ids)
-    from rwalter.frontend.drop import drop_relation
-
-    for job_id in cancelled:
-        rel = session.meta.catalog.relation(job_id)
-        if rel is not None:
-            drop_relation(session, rel, cascade=True)
+    cancelled = session.client.cancel_creating_jobs(ids)
     return Result(
         tag="CANCEL_COMMAND",
         columns=["Id"],
@@ -48,18 +42,18 @@ def handle_cancel(session, node: ast.CancelJobs) -> Result:
 def handle_wait(session, node: ast.Wait) -> Result:
     kind = node.args.get("kind")
     if kind is None:
-        session.meta.wait()
+        session.client.wait()
         return Result(tag="WAIT")
     name = object_name(node.this)
-    rel = session.meta.catalog.relation_by_name(name)
+    rel = session.client.catalog.relation_by_name(name)
     if rel is None or rel.kind != WAIT_KINDS[kind]:
         raise not_found(WAIT_KINDS[kind], node.this)
-    session.meta.wait(rel.id)
+    session.client.wait(rel.id)
     return Result(tag="WAIT")
 
 
 def handle_recover(session, node: ast.Recover) -> Result:
-    session.meta.recover()
+    session.client.recover()
     return Result(tag="RECOVER")
 
 

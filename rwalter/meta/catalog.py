@@ -106,6 +106,10 @@ class MetaCatalog:
         self.flush()
         return self._conn
 
+    def interrupt(self) -> None:
+        """Stop the DuckDB query in flight; safe from another thread (a client's cancel)."""
+        self._conn.interrupt()
+
     def duck(self) -> duckdb.DuckDBPyConnection:
         """The connection inside the statement's DuckDB transaction, without a flush (for SQL
         that cannot read ``rwmeta``: users' tables, binding views)."""
@@ -178,6 +182,8 @@ class MetaCatalog:
                         f"the file {path} is a DuckDB database that rwalter did not write "
                         "(it has tables and no rwalter catalog); use a new --db file"
                     ) from None
+        if exists and row is None and not conn.execute("SELECT 1 FROM rwmeta.info").fetchall():
+            exists = False  # a store whose creation never committed (killed at once): start it
         if exists:
             version = row[0] if row else None
             if version != FORMAT_VERSION:

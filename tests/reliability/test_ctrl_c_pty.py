@@ -9,37 +9,22 @@ keeps nothing of it.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
 
-import pytest
+from tests.repl.test_repl_pty import PROMPT, TIMEOUT, pexpect, repl_env
 
-pexpect = pytest.importorskip("pexpect")
-
-REPO = Path(__file__).resolve().parents[2]
-PROMPT = "rwalter=> "
-TIMEOUT = 60
 # Two billion rows: minutes of work and gigabytes, unless Ctrl-C stops it.
 LONG_INSERT = "INSERT INTO t SELECT * FROM generate_series(1, 2000000000)"
 
 
 def spawn(args: list[str], tmp_path: Path) -> pexpect.spawn:
-    env = dict(os.environ)
-    env.update(
-        TERM="dumb",
-        NO_COLOR="1",
-        HOME=str(tmp_path),
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        XDG_STATE_HOME=str(tmp_path / "state"),
-        PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""),
-    )
     return pexpect.spawn(
         sys.executable,
         ["-m", "rwalter", *args],
         cwd=str(tmp_path),
-        env=env,
+        env=repl_env(tmp_path),
         encoding="utf-8",
         timeout=TIMEOUT,
         dimensions=(50, 220),
