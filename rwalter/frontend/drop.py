@@ -1,30 +1,91 @@
-"""DROP handlers (``src/frontend/src/handler/drop_*.rs``).
+"""DROP handlers (``src/frontend/src/handler/drop_*.rs``) and the meta side of dropping.
 
-Dropping a creating job cancels it (``ddl_controller.rs:1869-1909``); dropping a relation others
-depend on needs CASCADE, else meta's ``PermissionDenied`` text
-(``src/meta/src/controller/utils.rs:843-990``).
+Each DROP looks its name up the way its RisingWave handler does (:data:`DROP_LOOKUPS`); which
+lookup it uses decides whether a creating job is seen, and a table catalog of another kind
+gets ``bad_drop_error``. A miss under ``IF EXISTS`` is a notice, not an error.
+
+=========================  ==========================================================  ==============================
+check (in order)           text                                                        RisingWave
+=========================  ==========================================================  ==============================
+DROP TABLE: created        ``table not found: t`` /                                    ``drop_table.rs:41-54``
+table catalogs only        ``table "t" does not exist, skipping``
+... a table catalog of     ``Invalid input syntax: Use `DROP MATERIALIZED VIEW` ...``  ``drop_table.rs:58-60``,
+another kind                                                                           ``table_catalog.rs:387-401``
+DROP MATERIALIZED VIEW:    ``materialized view not found: m`` /                        ``drop_mv.rs:40-62``
+any table catalog          ``materialized view "m" does not exist, skipping``
+... another kind           ``Use `DROP TABLE` to drop a table.`` (and siblings)        ``drop_mv.rs:66-69``
+DROP INDEX: any index      (found: a creating index is cancelled, not dropped)         ``drop_index.rs:44-55,99-109``
+... else a created table   ``Use `DROP TABLE` ...`` (IF EXISTS does not hide it)       ``drop_index.rs:63-67``
+... else                   ``index not found: i`` / ``index "i" does not exist, ...``  ``drop_index.rs:68-81``
+DROP SOURCE: a created     ``Use `DROP TABLE` to drop a table.`` (even IF EXISTS)      ``drop_source.rs:54-59``
+table catalog first
+... then the sources       ``source not found: s`` / ``source "s" does not exist, ...``  ``drop_source.rs:60-75``
+DROP SINK: any sink        ``sink not found: s`` / ``sink "s" does not exist, ...``    ``drop_sink.rs:44-62``
+DROP VIEW: the views       ``view not found: v`` / ``view "v" does not exist, ...``    ``drop_view.rs:40-55``
+meta: others depend on it  ``Permission denied: table used by 1 other objects. ...``   ``controller/utils.rs:813-990``
+(indexes of a table and                                                                (``check_object_refer_for_drop``)
+MV are dropped with it)
+=========================  ==========================================================  ==============================
+
+Dropping a creating job cancels it (``ddl_controller.rs:1869-1909``); ``CASCADE`` removes
+everything that depends on the object, views included.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from rwalter.errors import PERMISSION_DENIED, RwError
+from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
 from rwalter.frontend.query import storage_name
 from rwalter.meta.catalog import Relation
 from rwalter.result import Result
 from rwalter.sql import ast
 
-# DROP kind → (catalog kind, not-found word, command tag).
-DROP_KINDS = {
-    ast.TABLE: ("table", "table", "DROP_TABLE"),
-    ast.MATERIALIZED_VIEW: ("materialized view", "materialized view", "DROP_MATERIALIZED_VIEW"),
-    ast.VIEW: ("view", "view", "DROP_VIEW"),
-    ast.SINK: ("sink", "sink", "DROP_SINK"),
-    ast.INDEX: ("index", "index", "DROP_INDEX"),
-    ast.SOURCE: ("source", "source", "DROP_SOURCE"),
-    ast.DATABASE: ("database", "database", "DROP_DATABASE"),
+Lookup = Callable[..., Relation | None]
+
+
+@dataclass(frozen=True)
+class DropLookup:
+    """How one DROP statement finds its object (its handler's order of lookups)."""
+
+    word: str  # in `<word> not found` and `<word> "x" does not exist, skipping`
+    tag: str
+    kind: str  # the catalog kind it drops
+    find: Lookup  # the lookup that finds the object
+    wrong_kind_first: Lookup | None = None  # DROP SOURCE: a table catalog is refused first
+    wrong_kind_after: Lookup | None = None  # DROP INDEX: looked up only when `find` misses
+
+
+DROP_LOOKUPS: dict[str, DropLookup] = {
+    ast.TABLE: DropLookup("table", "DROP_TABLE", "table", reader.get_created_table_by_name),
+    ast.MATERIALIZED_VIEW: DropLookup(
+        "materialized view",
+        "DROP_MATERIALIZED_VIEW",
+        "materialized view",
+        reader.get_any_table_by_name,
+    ),
+    ast.INDEX: DropLookup(
+        "index",
+        "DROP_INDEX",
+        "index",
+        reader.get_any_index_by_name,
+        wrong_kind_after=reader.get_created_table_by_name,
+    ),
+    ast.SOURCE: DropLookup(
+        "source",
+        "DROP_SOURCE",
+        "source",
+        reader.get_source_by_name,
+        wrong_kind_first=reader.get_created_table_by_name,
+    ),
+    ast.SINK: DropLookup("sink", "DROP_SINK", "sink", reader.get_any_sink_by_name),
+    ast.VIEW: DropLookup("view", "DROP_VIEW", "view", reader.get_view_by_name),
 }
-# Catalog kind → the word meta uses in "<kind> <schema>.<name> depends on it".
+
+# Catalog kind → the word meta uses in "<kind> <schema>.<name> depends on it" (``ObjectType``).
 DEPENDENT_WORD = {
     "materialized view": "materialized view",
     "table": "materialized view",
@@ -32,43 +93,83 @@ DEPENDENT_WORD = {
     "view": "view",
     "source": "source",
 }
+# Catalog kind → ``ObjectType::as_str`` in "<type> used by N other objects".
+OBJECT_TYPE = {
+    "table": "table",
+    "materialized view": "table",
+    "index": "index",
+    "source": "source",
+    "sink": "sink",
+    "view": "view",
+}
 
 
 def handle_drop(session, node: ast.DropObject) -> Result:
     kind = node.args["kind"]
-    cat_kind, word, tag = DROP_KINDS[kind]
+    if kind == ast.DATABASE:
+        return _drop_database(session, node)
+    lookup = DROP_LOOKUPS[kind]
+    notices: list[str] = []
+    for table in node.expressions:
+        rel = _find(session, lookup, table, bool(node.args.get("exists")), notices)
+        if rel is not None:
+            drop_relation(session, rel, cascade=bool(node.args.get("cascade")))
+    return Result(tag=lookup.tag, notices=notices)
+
+
+def _find(
+    session, lookup: DropLookup, table, if_exists: bool, notices: list[str]
+) -> Relation | None:
+    name = object_name(table)
+    if lookup.wrong_kind_first is not None:
+        other = lookup.wrong_kind_first(session, name)
+        if other is not None:
+            raise reader.bad_drop_error(other)
+    rel = lookup.find(session, name)
+    if rel is None and lookup.wrong_kind_after is not None:
+        other = lookup.wrong_kind_after(session, name)
+        if other is not None:
+            raise reader.bad_drop_error(other)
+    if rel is None:
+        if if_exists:
+            notices.append(f'{lookup.word} "{name}" does not exist, skipping')
+            return None
+        raise not_found(lookup.word, table)
+    if rel.kind != lookup.kind and not (lookup.kind == "source" and rel.kind == "table"):
+        raise reader.bad_drop_error(rel)
+    return rel
+
+
+def _drop_database(session, node: ast.DropObject) -> Result:
     catalog = session.meta.catalog
+    notices: list[str] = []
     for table in node.expressions:
         name = object_name(table)
-        if kind == ast.DATABASE:
-            db = catalog.database_by_name(name)
-            if db is None:
-                if node.args.get("exists"):
-                    continue
-                raise not_found("database", table)
-            catalog.drop_database(db[0])
-            continue
-        rel = catalog.relation_by_name(name)
-        if rel is None or rel.kind != cat_kind:
+        db = catalog.database_by_name(name)
+        if db is None:
             if node.args.get("exists"):
+                notices.append(f'database "{name}" does not exist, skipping')  # drop_database.rs:47
                 continue
-            raise not_found(word, table)
-        drop_relation(session, rel, cascade=bool(node.args.get("cascade")))
-    return Result(tag=tag)
+            raise not_found("database", table)
+        catalog.drop_database(db[0])
+    return Result(tag="DROP_DATABASE", notices=notices)
 
 
 def drop_relation(session, rel: Relation, *, cascade: bool) -> None:
+    """Meta's ``drop_object``: refuse if others depend on it (unless CASCADE), then remove it
+    and, with CASCADE, everything that depends on it."""
     catalog = session.meta.catalog
     deps = [d for d in catalog.dependents(rel.id) if d.id != rel.id]
     visible = [d for d in deps if d.kind != "index"]
     if visible and not cascade:
         details = "\n".join(
-            f"{DEPENDENT_WORD.get(d.kind, d.kind)} public.{d.name} depends on it" for d in visible
+            f"{DEPENDENT_WORD.get(d.kind, d.kind)} {d.schema_name}.{d.name} depends on it"
+            for d in visible
         )
         raise RwError(
             [
-                f"Permission denied: {rel.kind.split()[-1] if rel.kind != 'materialized view' else 'table'}"
-                f" used by {len(visible)} other objects. \nDETAIL: {details}\n"
+                f"Permission denied: {OBJECT_TYPE[rel.kind]} used by {len(visible)} other "
+                f"objects. \nDETAIL: {details}\n"
                 "HINT:  Use DROP ... CASCADE to drop the dependent objects too."
             ],
             PERMISSION_DENIED,

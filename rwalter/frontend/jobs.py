@@ -6,18 +6,21 @@ Models ``src/frontend/src/handler/show.rs:415-420,789-800`` (SHOW JOBS over ``rw
 
 from __future__ import annotations
 
+from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
 from rwalter.frontend.query import run_duck
 from rwalter.meta.catalog_views import show_jobs_sql
 from rwalter.result import Result
 from rwalter.sql import ast
 
-# WAIT kind → catalog kind.
+# WAIT kind → (lookup, not-found word, the kind it must be) as ``resolve_wait_job_id`` does
+# (``wait.rs:41-97``): TABLE and MATERIALIZED VIEW look among all table catalogs, creating ones
+# included, say ``table not found`` on a miss and ``bad_drop_error`` on another kind.
 WAIT_KINDS = {
-    ast.TABLE: "table",
-    ast.MATERIALIZED_VIEW: "materialized view",
-    ast.SINK: "sink",
-    ast.INDEX: "index",
+    ast.TABLE: (reader.get_any_table_by_name, "table", "table"),
+    ast.MATERIALIZED_VIEW: (reader.get_any_table_by_name, "table", "materialized view"),
+    ast.SINK: (reader.get_any_sink_by_name, "sink", "sink"),
+    ast.INDEX: (reader.get_any_index_by_name, "index", "index"),
 }
 
 
@@ -50,10 +53,12 @@ def handle_wait(session, node: ast.Wait) -> Result:
     if kind is None:
         session.meta.wait()
         return Result(tag="WAIT")
-    name = object_name(node.this)
-    rel = session.meta.catalog.relation_by_name(name)
-    if rel is None or rel.kind != WAIT_KINDS[kind]:
-        raise not_found(WAIT_KINDS[kind], node.this)
+    find, word, expected = WAIT_KINDS[kind]
+    rel = find(session, object_name(node.this))
+    if rel is None:
+        raise not_found(word, node.this)
+    if rel.kind != expected:
+        raise reader.bad_drop_error(rel)
     session.meta.wait(rel.id)
     return Result(tag="WAIT")
 

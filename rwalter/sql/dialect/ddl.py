@@ -121,11 +121,12 @@ def _with_options(c: _Cursor) -> list[ast.WithOption]:
         else:
             raise c.fail("a value")
         opts.append(ast.WithOption(this=".".join(key), expression=value, quoted=quoted))
-        if c.tok(TokenType.COMMA):
-            continue
+        # A trailing comma is allowed (``parse_options_inner``, parser.rs:3030-3040).
+        comma = c.tok(TokenType.COMMA)
         if c.tok(TokenType.R_PAREN):
             return opts
-        raise c.fail("',' or ')' after option definition")
+        if not comma:
+            raise c.fail("',' or ')' after option definition")
 
 
 def _format_encode(c: _Cursor, node: exp.Expression) -> None:
@@ -213,11 +214,12 @@ def _columns(c: _Cursor, node: exp.Expression) -> None:
                     raise c.fail_at("Only 1 watermark is allowed to be defined on source.", at)
             else:
                 cols.append(_column_def(c))
-            if c.tok(TokenType.COMMA):
-                continue
+            # A trailing comma is allowed (``parse_columns``, parser.rs:2783-2789).
+            comma = c.tok(TokenType.COMMA)
             if c.tok(TokenType.R_PAREN):
                 break
-            raise c.fail("',' or ')' after column definition")
+            if not comma:
+                raise c.fail("',' or ')' after column definition")
     if not pk:
         pk = [col.name for col in cols if col.args.get("primary_key")]
     node.set("expressions", cols)

@@ -1,0 +1,84 @@
+"""The frontend's catalog lookups by name, with which of them see jobs that are still creating.
+
+Models ``src/frontend/src/catalog/root_catalog.rs:703-935`` and ``schema_catalog.rs``: tables,
+materialized views and indexes share one namespace of *table catalogs*; sinks, sources and
+views have their own. ``get_any_*`` finds creating jobs too, ``get_created_*`` only created
+ones (``bind_creating`` in ``get_table_by_name``), and each handler picks one, which decides
+whether ``DROP TABLE`` on a creating job says ``table not found``. A miss is
+``CatalogError::NotFound`` (``<kind> not found: <name>``, ``catalog/mod.rs``).
+
+``bad_drop_error`` is ``TableCatalog::bad_drop_error`` (``catalog/table_catalog.rs:387-401``):
+the text DROP and WAIT give when the name is a table catalog of another kind.
+"""
+
+from __future__ import annotations
+
+from rwalter.errors import RwError, invalid_input
+from rwalter.meta.catalog import Relation
+
+# The kinds held as table catalogs in the frontend (``TableType``, ``proto/catalog.proto``).
+TABLE_CATALOG_KINDS = ("table", "materialized view", "index")
+
+# ``bad_drop_error``: what to use instead, by the kind actually found.
+_BAD_DROP = {
+    "materialized view": "Use `DROP MATERIALIZED VIEW` to drop a materialized view.",
+    "index": "Use `DROP INDEX` to drop an index.",
+    "table": "Use `DROP TABLE` to drop a table.",
+    "internal": "Internal tables cannot be dropped.",
+}
+
+
+def is_created(session, rel: Relation) -> bool:
+    """``stream_job_status == Created``; objects without a job (views, plain sources) are."""
+    job = session.meta.catalog.job(rel.id)
+    return job is None or job.status == "CREATED"
+
+
+def _lookup(session, name: str, kinds: tuple[str, ...], bind_creating: bool) -> Relation | None:
+    rel = session.meta.catalog.relation_by_name(name)
+    if rel is None or rel.kind not in kinds:
+        return None
+    if not bind_creating and not is_created(session, rel):
+        return None
+    return rel
+
+
+def get_any_table_by_name(session, name: str) -> Relation | None:
+    """A table, MV or index, created or creating (``root_catalog.rs:719-728``)."""
+    return _lookup(session, name, TABLE_CATALOG_KINDS, True)
+
+
+def get_created_table_by_name(session, name: str) -> Relation | None:
+    """A created table, MV or index (``root_catalog.rs:730-739``)."""
+    return _lookup(session, name, TABLE_CATALOG_KINDS, False)
+
+
+def get_any_index_by_name(session, name: str) -> Relation | None:
+    """An index, created or creating (``root_catalog.rs:894-907``)."""
+    return _lookup(session, name, ("index",), True)
+
+
+def get_any_sink_by_name(session, name: str) -> Relation | None:
+    """A sink, created or creating (``root_catalog.rs:846-853``)."""
+    return _lookup(session, name, ("sink",), True)
+
+
+def get_source_by_name(session, name: str) -> Relation | None:
+    """A source (``root_catalog.rs:815-828``). A table with a connector has an associated
+    source of the same name, so it is found too."""
+    rel = session.meta.catalog.relation_by_name(name)
+    if rel is None:
+        return None
+    if rel.kind == "source" or (rel.kind == "table" and rel.connector):
+        return rel
+    return None
+
+
+def get_view_by_name(session, name: str) -> Relation | None:
+    """A view (``root_catalog.rs:923-935``)."""
+    return _lookup(session, name, ("view",), True)
+
+
+def bad_drop_error(rel: Relation) -> RwError:
+    """``Invalid input syntax: Use `DROP TABLE` to drop a table.`` and its siblings."""
+    return invalid_input(_BAD_DROP[rel.kind])
