@@ -13,8 +13,11 @@ the text DROP and WAIT give when the name is a table catalog of another kind.
 
 from __future__ import annotations
 
-from rwalter.errors import RwError, invalid_input
+from sqlglot import exp
+
+from rwalter.errors import RwError, catalog_error, invalid_input
 from rwalter.meta.catalog import Relation
+from rwalter.sql.dialect import real_value, to_sql
 
 # The kinds held as table catalogs in the frontend (``TableType``, ``proto/catalog.proto``).
 TABLE_CATALOG_KINDS = ("table", "materialized view", "index")
@@ -28,14 +31,60 @@ _BAD_DROP = {
 }
 
 
+# The schemas every database has (``create_op.rs:105-120``); rwalter holds relations in public.
+SYSTEM_SCHEMAS = ("public", "pg_catalog", "information_schema", "rw_catalog")
+CURRENT_DATABASE = "dev"
+
+
+def resolve_schema_qualified_name(table: exp.Expression) -> tuple[str | None, str]:
+    """``Binder::resolve_schema_qualified_name`` (``binder/relation/mod.rs:254-283``):
+    ``[db.][schema.]name``; a database other than the current one is refused."""
+    name = real_value(table.this) if isinstance(table.this, exp.Identifier) else table.name
+    db, catalog = table.args.get("db"), table.args.get("catalog")
+    if catalog is not None and real_value(catalog) != CURRENT_DATABASE:
+        raise invalid_input(
+            f'cross-database references are not implemented: "{_written(table)}"'
+        )
+    return (real_value(db) if db is not None else None), name
+
+
+def _written(table: exp.Expression) -> str:
+    """The name as ``ObjectName``'s Display prints it (identifiers as written)."""
+    parts = [table.args.get("catalog"), table.args.get("db"), table.this]
+    return ".".join(to_sql(p) for p in parts if p is not None)
+
+
+def schema_path(session, schema: str | None) -> tuple[str, ...]:
+    """``SchemaPath::new``: the named schema, which must exist (``schema not found: s``), or
+    the session's ``search_path`` (``"$user", public``; ``$user`` is the session user)."""
+    if schema is not None:
+        if schema not in SYSTEM_SCHEMAS:
+            raise catalog_error(f"schema not found: {schema}")
+        return (schema,)
+    path = str(session.config.get("search_path"))
+    names = [p.strip().strip('"') for p in path.split(",")]
+    return tuple("root" if n == "$user" else n for n in names if n)
+
+
 def is_created(session, rel: Relation) -> bool:
     """``stream_job_status == Created``; objects without a job (views, plain sources) are."""
     job = session.meta.catalog.job(rel.id)
     return job is None or job.status == "CREATED"
 
 
-def _lookup(session, name: str, kinds: tuple[str, ...], bind_creating: bool) -> Relation | None:
+def find_relation(session, name: str, schema: str | None = None) -> Relation | None:
+    """The relation named ``name`` in the schema path (any kind)."""
+    path = schema_path(session, schema)
     rel = session.meta.catalog.relation_by_name(name)
+    if rel is None or rel.schema_name not in path:
+        return None
+    return rel
+
+
+def _lookup(
+    session, name: str, kinds: tuple[str, ...], bind_creating: bool, schema: str | None
+) -> Relation | None:
+    rel = find_relation(session, name, schema)
     if rel is None or rel.kind not in kinds:
         return None
     if not bind_creating and not is_created(session, rel):
@@ -43,30 +92,30 @@ def _lookup(session, name: str, kinds: tuple[str, ...], bind_creating: bool) -> 
     return rel
 
 
-def get_any_table_by_name(session, name: str) -> Relation | None:
+def get_any_table_by_name(session, name: str, schema: str | None = None) -> Relation | None:
     """A table, MV or index, created or creating (``root_catalog.rs:719-728``)."""
-    return _lookup(session, name, TABLE_CATALOG_KINDS, True)
+    return _lookup(session, name, TABLE_CATALOG_KINDS, True, schema)
 
 
-def get_created_table_by_name(session, name: str) -> Relation | None:
+def get_created_table_by_name(session, name: str, schema: str | None = None) -> Relation | None:
     """A created table, MV or index (``root_catalog.rs:730-739``)."""
-    return _lookup(session, name, TABLE_CATALOG_KINDS, False)
+    return _lookup(session, name, TABLE_CATALOG_KINDS, False, schema)
 
 
-def get_any_index_by_name(session, name: str) -> Relation | None:
+def get_any_index_by_name(session, name: str, schema: str | None = None) -> Relation | None:
     """An index, created or creating (``root_catalog.rs:894-907``)."""
-    return _lookup(session, name, ("index",), True)
+    return _lookup(session, name, ("index",), True, schema)
 
 
-def get_any_sink_by_name(session, name: str) -> Relation | None:
+def get_any_sink_by_name(session, name: str, schema: str | None = None) -> Relation | None:
     """A sink, created or creating (``root_catalog.rs:846-853``)."""
-    return _lookup(session, name, ("sink",), True)
+    return _lookup(session, name, ("sink",), True, schema)
 
 
-def get_source_by_name(session, name: str) -> Relation | None:
+def get_source_by_name(session, name: str, schema: str | None = None) -> Relation | None:
     """A source (``root_catalog.rs:815-828``). A table with a connector has an associated
     source of the same name, so it is found too."""
-    rel = session.meta.catalog.relation_by_name(name)
+    rel = find_relation(session, name, schema)
     if rel is None:
         return None
     if rel.kind == "source" or (rel.kind == "table" and rel.connector):
@@ -74,9 +123,9 @@ def get_source_by_name(session, name: str) -> Relation | None:
     return None
 
 
-def get_view_by_name(session, name: str) -> Relation | None:
+def get_view_by_name(session, name: str, schema: str | None = None) -> Relation | None:
     """A view (``root_catalog.rs:923-935``)."""
-    return _lookup(session, name, ("view",), True)
+    return _lookup(session, name, ("view",), True, schema)
 
 
 def bad_drop_error(rel: Relation) -> RwError:

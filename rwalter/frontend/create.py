@@ -23,10 +23,12 @@ from rwalter.errors import (
     catalog_error,
     frontend_error,
 )
+from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.query import create_query_storage, storage_name
+from rwalter.frontend.views import inline_views, referenced_relations
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
@@ -79,21 +81,40 @@ def options_of(node: exp.Expression) -> dict[str, str]:
     return out
 
 
-def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
-    """Duplicate check (``catalog/root_catalog.rs:1063-1095``); IF NOT EXISTS makes it a no-op."""
+def check_name_free(session, name: str, exists_ok: bool) -> Relation | Result | None:
+    """``check_relation_name_duplicated`` (``session.rs:1047-1107`` over
+    ``root_catalog.rs:1063-1111``). ``IF NOT EXISTS`` on a created relation is a notice; on a
+    job still being created the frontend lets the statement through, so it returns that job's
+    relation for :func:`_duplicate_under_creation`, which does what meta does."""
     rel = session.meta.catalog.relation_by_name(name)
     if rel is None:
         _check_storage_name_free(session, name)
         return None
-    if exists_ok:
-        return Result(notices=[f'relation "{name}" already exists, skipping'])
     job = session.meta.catalog.job(rel.id)
     creating = job is not None and job.status != "CREATED"
+    if exists_ok and creating:
+        return rel
+    if exists_ok:
+        return Result(notices=[f'relation "{name}" already exists, skipping'])
     suffix = " and is still being created" if creating else ""
     raise RwError(
         ["Catalog error", f"{KIND_WORD[rel.kind]} named {name} already exists{suffix}"],
         CATALOG_EXISTS,
     )
+
+
+# The statements whose jobs a session may create in the background (``background_ddl``).
+_BACKGROUND_CAPABLE = {"CREATE_MATERIALIZED_VIEW", "CREATE_SINK", "CREATE_INDEX"}
+
+
+def _duplicate_under_creation(session, rel: Relation, tag: str) -> Result:
+    """Meta's answer to ``IF NOT EXISTS`` on a job still being created
+    (``ddl_controller.rs:1162-1179``): ``create_job_catalog`` finds the creating job, and a
+    foreground statement waits for it to finish while a background one returns at once; no
+    notice either way."""
+    if not (session.config.background_ddl and tag in _BACKGROUND_CAPABLE):
+        session.meta.wait_job(rel.id)
+    return Result(tag=tag)
 
 
 def _check_storage_name_free(session, name: str) -> None:
@@ -117,8 +138,10 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
         @functools.wraps(fn)
         def handler(session, node) -> Result:
             name = object_name(node.this)
-            result = check_name_free(session, name, bool(node.args.get("exists")))
-            result = result or fn(session, node, name)
+            found = check_name_free(session, name, bool(node.args.get("exists")))
+            if isinstance(found, Relation):
+                return _duplicate_under_creation(session, found, tag)
+            result = found or fn(session, node, name)
             result.tag = tag
             return result
 
@@ -198,8 +221,11 @@ def submit(
     background: bool,
     options: dict[str, str] | None = None,
     target_id: int | None = None,
+    views: list[int] | None = None,
 ) -> tuple[int, list[str]]:
     """Resolve parallelism and rate limits, create the job, wait if foreground.
+
+    ``views``: the views the query read (inlined before planning); the job depends on them.
 
     Returns the job id and the long-running notice, if the wait was long enough for one.
     """
@@ -222,7 +248,9 @@ def submit(
         up = catalog.relation(rel_id)
         if up is not None and up.kind in ("table", "materialized view"):
             rows += catalog.row_count(f"{storage_name(up.name)}")
-    rel.depends_on = sorted({e.relation_id for e in graph.external_edges} | set(scanned))
+    rel.depends_on = sorted(
+        {e.relation_id for e in graph.external_edges} | set(scanned) | set(views or ())
+    )
     spec = JobSpec(
         name=rel.name,
         kind=kind,
@@ -358,10 +386,11 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
     create_query_storage(session.meta.catalog, name, query)
+    planned, view_ids = inline_views(session, query)
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_materialized_view(
-            query,
+            planned,
             lookup_for(session),
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
@@ -378,6 +407,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         rel.definition,
         background=background,
         options=options,
+        views=view_ids,
     )
     return Result(tag="CREATE_MATERIALIZED_VIEW", notices=[*graph.notices, *notices])
 
@@ -394,10 +424,14 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
             raise not_found("table", node.args["into"])
         into = relation_info(session, target)
     src = node.args.get("query")
+    view_ids: list[int] = []
     if src is not None:
         bind_window_calls(session, src)
+        src, view_ids = inline_views(session, src)
     if src is None:
         src = object_name(node.args["from_"])
+        if reader.get_view_by_name(session, src) is not None:  # FROM a view: its query
+            src, view_ids = inline_views(session, exp.select("*").from_(node.args["from_"].copy()))
     snapshot = options.get("snapshot", "true").lower() != "false"
     cfg = session.config
     graph = plan(
@@ -429,6 +463,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
         background=background,
         options=options,
         target_id=into.id if into else None,
+        views=view_ids,
     )
     return Result(tag="CREATE_SINK", notices=list(graph.notices))
 
@@ -487,6 +522,9 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     bind_window_calls(session, node.args["query"])
     create_query_storage(catalog, name, node.args["query"])
     rel = new_relation(name, "view", _definition(session, node), None)
+    # Its dependencies: the views it reads and what their queries read (``create_view.rs``).
+    inlined, view_ids = inline_views(session, node.args["query"])
+    rel.depends_on = sorted({*view_ids, *(r.id for r in referenced_relations(session, inlined))})
     rel.id = catalog.next_ids("object")
     catalog.insert_relation(rel)
     return Result(tag="CREATE_VIEW")

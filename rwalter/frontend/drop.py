@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rwalter.errors import PERMISSION_DENIED, RwError
+from rwalter.errors import CATALOG_NOT_FOUND, PERMISSION_DENIED, RwError
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
 from rwalter.frontend.query import storage_name
@@ -57,6 +57,8 @@ class DropLookup:
     find: Lookup  # the lookup that finds the object
     wrong_kind_first: Lookup | None = None  # DROP SOURCE: a table catalog is refused first
     wrong_kind_after: Lookup | None = None  # DROP INDEX: looked up only when `find` misses
+    # IF EXISTS also skips a missing schema, except for DROP INDEX (drop_index.rs:57-62).
+    if_exists_skips_schema: bool = True
 
 
 DROP_LOOKUPS: dict[str, DropLookup] = {
@@ -73,6 +75,7 @@ DROP_LOOKUPS: dict[str, DropLookup] = {
         "index",
         reader.get_any_index_by_name,
         wrong_kind_after=reader.get_created_table_by_name,
+        if_exists_skips_schema=False,
     ),
     ast.SOURCE: DropLookup(
         "source",
@@ -120,14 +123,19 @@ def handle_drop(session, node: ast.DropObject) -> Result:
 def _find(
     session, lookup: DropLookup, table, if_exists: bool, notices: list[str]
 ) -> Relation | None:
-    name = object_name(table)
-    if lookup.wrong_kind_first is not None:
-        other = lookup.wrong_kind_first(session, name)
-        if other is not None:
-            raise reader.bad_drop_error(other)
-    rel = lookup.find(session, name)
+    schema, name = reader.resolve_schema_qualified_name(table)
+    try:
+        if lookup.wrong_kind_first is not None:
+            other = lookup.wrong_kind_first(session, name, schema)
+            if other is not None:
+                raise reader.bad_drop_error(other)
+        rel = lookup.find(session, name, schema)
+    except RwError as err:  # the schema does not exist: IF EXISTS skips it as a miss
+        if not (if_exists and lookup.if_exists_skips_schema) or err.code != CATALOG_NOT_FOUND:
+            raise
+        rel = None
     if rel is None and lookup.wrong_kind_after is not None:
-        other = lookup.wrong_kind_after(session, name)
+        other = lookup.wrong_kind_after(session, name, schema)
         if other is not None:
             raise reader.bad_drop_error(other)
     if rel is None:

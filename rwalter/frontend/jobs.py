@@ -7,7 +7,7 @@ Models ``src/frontend/src/handler/show.rs:415-420,789-800`` (SHOW JOBS over ``rw
 from __future__ import annotations
 
 from rwalter.frontend import catalog_reader as reader
-from rwalter.frontend.binder import not_found, object_name
+from rwalter.frontend.binder import not_found
 from rwalter.frontend.query import run_duck
 from rwalter.meta.catalog_views import show_jobs_sql
 from rwalter.result import Result
@@ -54,7 +54,8 @@ def handle_wait(session, node: ast.Wait) -> Result:
         session.meta.wait()
         return Result(tag="WAIT")
     find, word, expected = WAIT_KINDS[kind]
-    rel = find(session, object_name(node.this))
+    schema, name = reader.resolve_schema_qualified_name(node.this)
+    rel = find(session, name, schema)
     if rel is None:
         raise not_found(word, node.this)
     if rel.kind != expected:
