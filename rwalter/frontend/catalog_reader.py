@@ -42,9 +42,7 @@ def resolve_schema_qualified_name(table: exp.Expression) -> tuple[str | None, st
     name = real_value(table.this) if isinstance(table.this, exp.Identifier) else table.name
     db, catalog = table.args.get("db"), table.args.get("catalog")
     if catalog is not None and real_value(catalog) != CURRENT_DATABASE:
-        raise invalid_input(
-            f'cross-database references are not implemented: "{_written(table)}"'
-        )
+        raise invalid_input(f'cross-database references are not implemented: "{_written(table)}"')
     return (real_value(db) if db is not None else None), name
 
 

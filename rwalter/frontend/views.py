@@ -68,7 +68,11 @@ def inline_views(session, query: exp.Expression) -> tuple[exp.Expression, list[i
             if rel.id not in view_ids:
                 view_ids.append(rel.id)
             alias = table.alias or name
-            table.replace(exp.Subquery(this=view_query(rel), alias=exp.TableAlias(this=exp.to_identifier(alias))))
+            table.replace(
+                exp.Subquery(
+                    this=view_query(rel), alias=exp.TableAlias(this=exp.to_identifier(alias))
+                )
+            )
         if not found:
             return out, view_ids
     return out, view_ids
