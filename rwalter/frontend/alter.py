@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from rwalter.errors import (
     CATALOG_NOT_FOUND,
+    INVALID_PARAMETER,
+    UNSUPPORTED_STATEMENT,
     DryRun,
     MetaError,
     RwError,
@@ -20,6 +22,7 @@ from rwalter.errors import (
     invalid_input,
     not_implemented,
 )
+from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
 from rwalter.frontend.binder import (
     not_found,
@@ -29,6 +32,7 @@ from rwalter.frontend.binder import (
 )
 from rwalter.frontend.dry_run import explain_result
 from rwalter.frontend.hints import add_hints
+from rwalter.meta.catalog import Relation
 from rwalter.meta.node import RATE_LIMIT_NODE_OF_FLAG
 from rwalter.result import Result
 from rwalter.sql import ast
@@ -139,31 +143,96 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     target = "MATERIALIZED VIEW" if kind == ast.VIEW else kind
     if (kind, rate_type) not in RATE_LIMIT_ALLOWED:
         raise invalid_input(f"ALTER {target} SET {rate_type} is not supported")
-    name = object_name(node.this)
-    rel = catalog.relation_by_name(name)
     if kind == ast.VIEW:
         raise not_implemented("ALTER VIEW SET BACKFILL RATE LIMIT")
-    if kind in (ast.MATERIALIZED_VIEW, ast.TABLE) and (
-        rel is None or rel.kind not in ("table", "materialized view", "index")
-    ):
-        # Both look the name up among tables/MVs/indexes first
-        # (alter_streaming_rate_limit.rs:36,65; root_catalog.rs:703-716).
-        raise not_found("table", node.this)
-    if kind == ast.MATERIALIZED_VIEW and rel.kind != "materialized view":
-        raise invalid_input(f'"{name}" is not a materialized view')
-    if kind == ast.TABLE:
-        if rel.kind != "table":
-            raise invalid_input(f'"{name}" is not a TABLE')
-        if rate_type == "SOURCE_RATE_LIMIT" and not rel.connector:
-            raise frontend_error("ALTER SOURCE_RATE_LIMIT is not for table without source")
-        if rate_type == "BACKFILL_RATE_LIMIT":
-            raise invalid_input(f'"{name}" is not a CDC table')
-    if kind in (ast.SINK, ast.SOURCE) and (rel is None or rel.kind != kind.lower()):
-        raise not_found(kind.lower(), node.this)
-    if kind == ast.SINK and rate_type == "SINK_RATE_LIMIT" and rel.target_id is not None:
-        raise frontend_error("ALTER SINK_RATE_LIMIT is not for sink into table")
-    _throttle(session, catalog.fragments_of_job(rel.id), rate_type, limit)
+    rel = _rate_limit_target(session, kind, rate_type, node.this)
+    _throttle(session, _throttled_fragments(session, rel, rate_type), rate_type, limit)
     return Result(tag=statement_type(kind))
+
+
+def _rate_limit_target(session, kind: str, rate_type: str, table) -> Relation:
+    """The object an ``ALTER ... SET <type>_RATE_LIMIT`` throttles, found as
+    ``handle_alter_streaming_rate_limit`` does (``alter_streaming_rate_limit.rs:29-148``):
+
+    ========================  =================================================  ===============
+    target / type             check → text                                       RisingWave
+    ========================  =================================================  ===============
+    MV / BACKFILL             any table catalog, else ``table not found: m``;   ``:63-75``
+                              another kind → ``"m" is not a materialized view``
+                              (the name as written)
+    SOURCE / SOURCE           the sources (a table with a connector is one),     ``:76-82``
+                              else ``source not found: s``
+    TABLE / DML, SOURCE,      any table catalog, else ``table not found``;       ``:29-44``
+    BACKFILL                  another kind → ``"t" is not a TABLE``;             ``:83-113``
+                              SOURCE: no connector → ``ALTER SOURCE_RATE_LIMIT
+                              is not for table without source``; BACKFILL: not
+                              CDC → ``"t" is not a CDC table``
+    SINK / SINK, BACKFILL     any sink, else ``sink not found``; SINK into a     ``:114-131``
+                              table → ``ALTER SINK_RATE_LIMIT is not for sink
+                              into table``
+    ========================  =================================================  ===============
+    """
+    schema, name = reader.resolve_schema_qualified_name(table)
+    written = reader.written_name(table)
+    if kind == ast.SOURCE:
+        rel = reader.get_source_by_name(session, name, schema)
+        if rel is None:
+            raise not_found("source", table)
+        return rel
+    if kind == ast.SINK:
+        rel = reader.get_any_sink_by_name(session, name, schema)
+        if rel is None:
+            raise not_found("sink", table)
+        if rate_type == "SINK_RATE_LIMIT" and rel.target_id is not None:
+            raise frontend_error("ALTER SINK_RATE_LIMIT is not for sink into table")
+        return rel
+    rel = reader.get_any_table_by_name(session, name, schema)
+    if rel is None:
+        raise not_found("table", table)
+    if kind == ast.MATERIALIZED_VIEW:
+        if rel.kind != "materialized view":
+            raise invalid_input(f'"{written}" is not a materialized view')
+        return rel
+    if rel.kind != "table":
+        raise invalid_input(f'"{written}" is not a TABLE')
+    if rate_type == "SOURCE_RATE_LIMIT" and not rel.connector:
+        raise frontend_error("ALTER SOURCE_RATE_LIMIT is not for table without source")
+    if rate_type == "BACKFILL_RATE_LIMIT":
+        raise invalid_input(f'"{written}" is not a CDC table')
+    return rel
+
+
+def _throttled_fragments(session, rel: Relation, rate_type: str) -> list:
+    """The fragments meta updates. A source's limit reaches its own job (a table with a
+    connector, a shared source) or, for a non-shared source, the jobs reading it, and fails when
+    there is none (``update_source_rate_limit_by_source_id``, ``streaming_job.rs:2358-2410``)."""
+    catalog = session.meta.catalog
+    if rate_type != "SOURCE_RATE_LIMIT" or rel.kind != "source" or rel.is_shared:
+        return catalog.fragments_of_job(rel.id)
+    readers = [d for d in catalog.dependents(rel.id) if catalog.job(d.id) is not None]
+    if not readers:
+        raise MetaError(
+            "invalid_parameter",
+            f"Invalid parameter: source id {rel.id} not used by any streaming job",
+            INVALID_PARAMETER,
+        )
+    fragments = []
+    for job in readers:
+        others = [
+            d
+            for d in job.depends_on
+            if d != rel.id and (o := catalog.relation(d)) is not None and o.kind == "source"
+        ]
+        if others:  # which Source node reads which source is not kept per fragment
+            raise RwError(
+                [
+                    f"rwalter does not simulate ALTER SOURCE on a non-shared source read by a "
+                    f"job that reads other sources too ({job.name})"
+                ],
+                UNSUPPORTED_STATEMENT,
+            )
+        fragments += [f for f in catalog.fragments_of_job(job.id) if "SOURCE" in f.flags]
+    return fragments
 
 
 def _throttle(session, fragments, rate_type: str, limit: int) -> None:

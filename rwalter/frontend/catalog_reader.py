@@ -42,11 +42,13 @@ def resolve_schema_qualified_name(table: exp.Expression) -> tuple[str | None, st
     name = real_value(table.this) if isinstance(table.this, exp.Identifier) else table.name
     db, catalog = table.args.get("db"), table.args.get("catalog")
     if catalog is not None and real_value(catalog) != CURRENT_DATABASE:
-        raise invalid_input(f'cross-database references are not implemented: "{_written(table)}"')
+        raise invalid_input(
+            f'cross-database references are not implemented: "{written_name(table)}"'
+        )
     return (real_value(db) if db is not None else None), name
 
 
-def _written(table: exp.Expression) -> str:
+def written_name(table: exp.Expression) -> str:
     """The name as ``ObjectName``'s Display prints it (identifiers as written)."""
     parts = [table.args.get("catalog"), table.args.get("db"), table.this]
     return ".".join(to_sql(p) for p in parts if p is not None)

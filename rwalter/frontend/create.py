@@ -17,11 +17,14 @@ from sqlglot import exp
 
 from rwalter.errors import (
     CATALOG_EXISTS,
+    INVALID_PARAMETER,
     PROTOCOL,
     UNSUPPORTED_STATEMENT,
+    MetaError,
     RwError,
     catalog_error,
     frontend_error,
+    invalid_input,
 )
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
@@ -62,11 +65,13 @@ RATE_LIMIT_OPTIONS = (
     "dml_rate_limit",
     "sink_rate_limit",
 )
+# Each overwrite option → the nodes that take it when the job is planned: backfill_rate_limit
+# reaches StreamScan, SourceBackfill (``stream_source_scan.rs:141``) and StreamCdcScan.
 RATE_LIMIT_NODE = {
-    "backfill_rate_limit": "STREAM_SCAN",
-    "source_rate_limit": "SOURCE",
-    "dml_rate_limit": "DML",
-    "sink_rate_limit": "SINK",
+    "backfill_rate_limit": ("STREAM_SCAN", "SOURCE_BACKFILL", "STREAM_CDC_SCAN"),
+    "source_rate_limit": ("SOURCE",),
+    "dml_rate_limit": ("DML",),
+    "sink_rate_limit": ("SINK",),
 }
 
 
@@ -225,19 +230,24 @@ def submit(
 ) -> tuple[int, list[str]]:
     """Resolve parallelism and rate limits, create the job, wait if foreground.
 
-    ``views``: the views the query read (inlined before planning); the job depends on them.
+    ``views``: what the query read besides its plan's upstreams (the views inlined before
+    planning, the non-shared sources it reads with a Source node of its own); the job depends
+    on them as on everything its binder included (``included_relations``).
 
     Returns the job id and the long-running notice, if the wait was long enough for one.
     """
     options = options or {}
     cfg = session.config
+    serverless = kind in ("materialized view", "sink", "index") and _resolve_resource_type(
+        session, options
+    )
     policy = values.resolve_create_parallelism(cfg, kind)
     backfill = values.resolve_backfill_parallelism(cfg, graph.has_backfill)
     limits: dict[str, int] = {}
     for opt in RATE_LIMIT_OPTIONS:
         value = int(options[opt]) if opt in options else int(cfg.get(opt))
         if value >= 0:
-            limits[RATE_LIMIT_NODE[opt]] = value
+            limits.update(dict.fromkeys(RATE_LIMIT_NODE[opt], value))
     scanned = sorted(
         {e.relation_id for e in graph.external_edges if e.dispatcher != "NO_SHUFFLE"}
         | {s for f in graph.fragments if "STREAM_SCAN" in f.flags for s in f.scans}
@@ -267,10 +277,36 @@ def submit(
         rate_limits=limits,
     )
     started = session.meta.catalog.clock_ms
+    if serverless:  # validate_serverless_backfill_enabled (ddl_controller.rs:389-404)
+        raise MetaError(
+            "invalid_parameter",
+            "Invalid parameter: Serverless Backfill is disabled. Use RisingWave cloud at "
+            "https://cloud.risingwave.com/auth/signup to try this feature",
+            INVALID_PARAMETER,
+        )
     job_id = session.meta.create_streaming_job(spec, rel, rows)
     if not background:
         session.meta.wait_job(job_id)
     return job_id, long_running_notice(session, kind, session.meta.catalog.clock_ms - started)
+
+
+def _resolve_resource_type(session, options: dict[str, str]) -> bool:
+    """Whether the job asks for serverless backfill (``resolve_streaming_job_resource_type``,
+    ``create_mv.rs:218-258``): its WITH option, else false with a resource group, else the
+    session's ``enable_serverless_backfill``; both with a resource group is refused. rwalter's
+    meta has no serverless backfill controller, as a self-hosted cluster."""
+    option = options.get("cloud.serverless_backfill_enabled")
+    group = options.get("resource_group")
+    if option is not None:
+        serverless = option.strip("'").lower() == "true"
+    else:
+        enabled = str(session.config.get("enable_serverless_backfill")).lower() == "true"
+        serverless = group is None and enabled
+    if group is not None and serverless:
+        raise invalid_input(
+            "Please do not specify serverless backfilling and resource group together"
+        )
+    return serverless
 
 
 # CREATEs the frontend wraps in ``execute_with_long_running_notification`` with the
@@ -365,7 +401,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         connector=connector,
     )
     create_storage(catalog, name, cols, types)
-    submit(session, rel, graph, "table", rel.definition, background=False)
+    submit(session, rel, graph, "table", rel.definition, background=False, options=options)
     return Result(tag="CREATE_TABLE")
 
 
@@ -387,6 +423,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
     create_query_storage(session.meta.catalog, name, query)
     planned, view_ids = inline_views(session, query)
+    view_ids += [r.id for r in referenced_relations(session, planned)]
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_materialized_view(
@@ -428,6 +465,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
     if src is not None:
         bind_window_calls(session, src)
         src, view_ids = inline_views(session, src)
+        view_ids += [r.id for r in referenced_relations(session, src)]
     if src is None:
         src = object_name(node.args["from_"])
         if reader.get_view_by_name(session, src) is not None:  # FROM a view: its query
@@ -478,12 +516,23 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     cols = bind_columns(node.expressions, columns)
     include = bind_columns(node.args.get("include") or [], columns) or None
     dist = bind_columns(node.args.get("distributed_by") or [], columns) or None
+    if dist is not None:  # duplicates removed, then a prefix of the keys (create_index.rs:308-348)
+        keys, by = list(dict.fromkeys(cols)), list(dict.fromkeys(dist))
+        if keys[: len(by)] != by:
+            raise invalid_input("Distributed by columns should be a prefix of index columns")
     graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
     rel = new_relation(name, "index", _definition(session, node), graph, target_id=table.id)
     background = _background(session, graph)
     rel.background = background
     _, notices = submit(
-        session, rel, graph, "index", rel.definition, background=background, target_id=table.id
+        session,
+        rel,
+        graph,
+        "index",
+        rel.definition,
+        background=background,
+        target_id=table.id,
+        options=options_of(node),
     )
     return Result(tag="CREATE_INDEX", notices=notices)
 
@@ -512,7 +561,7 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
         rel.id = catalog.next_ids("object")
         catalog.insert_relation(rel)
     else:
-        submit(session, rel, graph, "source", rel.definition, background=False)
+        submit(session, rel, graph, "source", rel.definition, background=False, options=options)
     return Result(tag="CREATE_SOURCE")
 
 

@@ -295,7 +295,8 @@ class CreateSink(RwStatement):
 
 
 class CreateIndex(RwStatement):
-    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]``."""
+    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]
+    [WITH (options)]``."""
 
     arg_types = {
         "this": True,
@@ -303,6 +304,7 @@ class CreateIndex(RwStatement):
         "expressions": True,
         "include": False,
         "distributed_by": False,
+        "options": False,
         "exists": False,
     }
 

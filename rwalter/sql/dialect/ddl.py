@@ -351,6 +351,8 @@ def _create_sink(c: _Cursor) -> exp.Expression:
         raise c.fail("FROM or AS after CREATE SINK sink_name")
     if c.words("WITH"):
         node.set("options", _with_options(c))
+    elif node.args.get("into") is None:  # a sink not into a table needs WITH (statement.rs:560-564)
+        raise c.fail("WITH")
     _format_encode(c, node)
     return node
 
@@ -378,6 +380,8 @@ def _create_index(c: _Cursor) -> exp.Expression:
         node.set("include", [exp.Column(this=i) for i in _identifier_list(c)])
     if c.words("DISTRIBUTED", "BY"):
         node.set("distributed_by", [exp.Column(this=i) for i in _identifier_list(c)])
+    if c.words("WITH"):  # parser.rs parse_create_index: WITH (options) after DISTRIBUTED BY
+        node.set("options", _with_options(c))
     return node
 
 

@@ -183,6 +183,8 @@ def _g_create_index(_g: object, e: ast.CreateIndex) -> str:
             + ", ".join(_ident_sql(x.this) for x in e.args["distributed_by"])
             + ")"
         )
+    if e.args.get("options") is not None:
+        s += " WITH " + _g_options(e.args["options"])
     return s
 
 
