@@ -19,6 +19,7 @@ from rwalter.errors import (
     CATALOG_EXISTS,
     INVALID_PARAMETER,
     PROTOCOL,
+    QUERY,
     UNSUPPORTED_STATEMENT,
     MetaError,
     RwError,
@@ -30,8 +31,8 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
-from rwalter.frontend.query import create_query_storage, storage_name
-from rwalter.frontend.views import inline_views, referenced_relations
+from rwalter.frontend.query import create_query_storage, query_width, storage_name
+from rwalter.frontend.views import inline_views, referenced_relations, renamed
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.catalog import Relation
 from rwalter.meta.node import JobSpec
@@ -567,12 +568,27 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
 
 @creates("CREATE_VIEW")
 def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
+    """``handle_create_view`` (``create_view.rs:30-130``): the name check comes first (before
+    binding, unlike CREATE MATERIALIZED VIEW), then the query is bound; a column list must
+    match the query's columns."""
     catalog = session.meta.catalog
-    bind_window_calls(session, node.args["query"])
-    create_query_storage(catalog, name, node.args["query"])
+    query = node.args["query"]
+    bind_window_calls(session, query)
+    columns = node.args.get("columns")
+    if columns:
+        width = query_width(catalog, query)
+        if width != len(columns):
+            raise RwError(  # create_view.rs:75-80
+                [
+                    "internal error: view has different number of columns than the query's "
+                    "columns"
+                ],
+                QUERY,
+            )
+    create_query_storage(catalog, name, renamed(query, columns, name))
     rel = new_relation(name, "view", _definition(session, node), None)
     # Its dependencies: the views it reads and what their queries read (``create_view.rs``).
-    inlined, view_ids = inline_views(session, node.args["query"])
+    inlined, view_ids = inline_views(session, query)
     rel.depends_on = sorted({*view_ids, *(r.id for r in referenced_relations(session, inlined))})
     rel.id = catalog.next_ids("object")
     catalog.insert_relation(rel)

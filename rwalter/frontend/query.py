@@ -149,6 +149,16 @@ def create_query_storage(catalog, name: str, query: exp.Expression, what: str = 
         raise bind_error(exc, query) or duck_error(exc) from None
 
 
+def query_width(catalog, query: exp.Expression) -> int:
+    """How many columns ``query`` returns (bound as :func:`create_query_storage` binds it)."""
+    sql = transpile_query(name_columns(query))
+    catalog.ensure_views(sql)
+    try:
+        return len(catalog.conn.execute(f"SELECT * FROM ({sql}) LIMIT 0").description or [])
+    except duckdb.Error as exc:
+        raise bind_error(exc, query) or duck_error(exc) from None
+
+
 def run_duck(session, sql: str) -> Result:
     """Run DuckDB SQL and shape the rows as psql text."""
     session.meta.catalog.ensure_views(sql)

@@ -42,8 +42,18 @@ def referenced_relations(session, query: exp.Expression) -> list[Relation]:
 
 
 def view_query(rel: Relation) -> exp.Expression:
-    """The query a view was created with (its stored definition)."""
-    return parse_statement(rel.definition).args["query"]
+    """The query a view was created with (its stored definition), its columns renamed by the
+    view's column list if it has one."""
+    node = parse_statement(rel.definition)
+    return renamed(node.args["query"], node.args.get("columns"), rel.name)
+
+
+def renamed(query: exp.Expression, columns, name: str) -> exp.Expression:
+    """``SELECT * FROM (query) AS name(columns)``, or ``query`` itself without a column list."""
+    if not columns:
+        return query
+    alias = exp.TableAlias(this=exp.to_identifier(name), columns=[c.copy() for c in columns])
+    return exp.select("*").from_(exp.Subquery(this=query.copy(), alias=alias))
 
 
 def inline_views(session, query: exp.Expression) -> tuple[exp.Expression, list[int]]:

@@ -269,9 +269,9 @@ class CreateMaterializedView(RwStatement):
 
 
 class CreateView(RwStatement):
-    """``CREATE VIEW [IF NOT EXISTS] v AS query`` (a plain view: no streaming job)."""
+    """``CREATE VIEW [IF NOT EXISTS] v [(columns)] AS query`` (a plain view: no streaming job)."""
 
-    arg_types = {"this": True, "query": True, "exists": False}
+    arg_types = {"this": True, "query": True, "exists": False, "columns": False}
 
 
 class CreateSink(RwStatement):

@@ -318,6 +318,8 @@ def _emit_stop(c: _Cursor) -> Callable[[int], bool]:
 def _create_view(c: _Cursor) -> exp.Expression:
     exists = _if_not_exists(c)
     node = ast.CreateView(exists=exists or None, this=c.object_name())
+    if c.is_type(TokenType.L_PAREN):  # parse_parenthesized_column_list(Optional)
+        node.set("columns", _identifier_list(c))
     if not c.words("AS"):
         raise c.fail("AS")
     node.set("query", _sub_query(c))

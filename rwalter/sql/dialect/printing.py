@@ -154,7 +154,9 @@ def _g_create_mv(_g: object, e: ast.CreateMaterializedView) -> str:
 
 
 def _g_create_view(_g: object, e: ast.CreateView) -> str:
-    return f"CREATE VIEW {_ine(e)}{_name_sql(e.this)} AS {_g_query(e.args['query'])}"
+    columns = e.args.get("columns")
+    names = " (" + ", ".join(_ident_sql(i) for i in columns) + ")" if columns else ""
+    return f"CREATE VIEW {_ine(e)}{_name_sql(e.this)}{names} AS {_g_query(e.args['query'])}"
 
 
 def _g_create_sink(_g: object, e: ast.CreateSink) -> str:
