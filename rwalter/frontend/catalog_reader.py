@@ -34,6 +34,12 @@ _BAD_DROP = {
 # The schemas every database has (``create_op.rs:105-120``); rwalter holds relations in public.
 SYSTEM_SCHEMAS = ("public", "pg_catalog", "information_schema", "rw_catalog")
 CURRENT_DATABASE = "dev"
+DATABASE_ID = 1
+
+
+def schema_names(session) -> tuple[str, ...]:
+    """The schemas of the current database: its four own and those CREATE SCHEMA made."""
+    return SYSTEM_SCHEMAS + tuple(n for _, n in session.meta.catalog.user_schemas(DATABASE_ID))
 
 
 def resolve_schema_qualified_name(table: exp.Expression) -> tuple[str | None, str]:
@@ -58,12 +64,43 @@ def schema_path(session, schema: str | None) -> tuple[str, ...]:
     """``SchemaPath::new``: the named schema, which must exist (``schema not found: s``), or
     the session's ``search_path`` (``"$user", public``; ``$user`` is the session user)."""
     if schema is not None:
-        if schema not in SYSTEM_SCHEMAS:
+        if schema not in schema_names(session):
             raise catalog_error(f"schema not found: {schema}")
         return (schema,)
     path = str(session.config.get("search_path"))
     names = [p.strip().strip('"') for p in path.split(",")]
     return tuple("root" if n == "$user" else n for n in names if n)
+
+
+def schema_for_create(session, schema: str | None) -> str:
+    """``get_database_and_schema_id_for_create``: the named schema, which must exist, or the
+    first schema of the search path that exists (``root_catalog.rs:665-688``)."""
+    if schema is not None:
+        return schema_path(session, schema)[0]
+    known = schema_names(session)
+    for name in schema_path(session, None):
+        if name in known:
+            return name
+    raise catalog_error("first valid schema not found: no schema has been selected to create in")
+
+
+def unqualify_user_relations(session, node: exp.Expression) -> exp.Expression:
+    """A query with ``schema.name`` of user relations written as ``name`` (their rows are kept
+    under the bare name); system relations and unknown names are left for the binder."""
+    out = node
+    for table in list(node.find_all(exp.Table)):
+        db = table.args.get("db")
+        if db is None or real_value(db) in ("pg_catalog", "information_schema", "rw_catalog"):
+            continue
+        try:
+            schema, name = resolve_schema_qualified_name(table)
+            rel = find_relation(session, name, schema)
+        except RwError:
+            continue
+        if rel is not None:
+            table.set("db", None)
+            table.set("catalog", None)
+    return out
 
 
 def is_created(session, rel: Relation) -> bool:

@@ -6,6 +6,31 @@ parallelism from the session (``stream_fragmenter/parallelism.rs:30-111``), the 
 and rate limits (``utils/overwrite_options.rs:17-91``), send the job to the meta node, and wait
 for it when it is foreground (``stream_manager.rs:396-460``). The users' rows live in DuckDB:
 a table is a DuckDB table, a materialized view a DuckDB view over its query.
+
+=================================  ====================================================  ==========================
+check (in order)                   text                                                  RisingWave
+=================================  ====================================================  ==========================
+name taken by a table catalog,     ``<kind> named x already exists`` (+ `` and is still  ``root_catalog.rs:1063-1111``
+source, sink or view               being created`` for a job not created yet)
+IF NOT EXISTS, relation created    notice ``relation "x" already exists, skipping``      ``session.rs:1068-1085``
+IF NOT EXISTS, job creating        foreground: waits for it; background: returns; no     ``ddl_controller.rs:1162-1179``
+                                   notice
+WITH options of an MV              ``Protocol error: unexpected options in WITH ...``    ``create_mv.rs:358-370``
+resource group with serverless     ``Please do not specify serverless backfilling and    ``create_mv.rs:218-258``
+backfill                           resource group together``
+INDEX: DISTRIBUTED BY not a        ``Distributed by columns should be a prefix of index  ``create_index.rs:308-348``
+prefix of the keys                 columns``
+VIEW: column list vs the query     ``internal error: view has different number of        ``create_view.rs:75-80``
+                                   columns than the query's columns``
+meta: serverless backfill          ``Serverless Backfill is disabled. ...``              ``ddl_controller.rs:389-404``
+(no controller)
+meta: parallelism above max        ``specified parallelism N should not exceed max ...``  ``ddl_controller.rs:363-388``
+=================================  ====================================================  ==========================
+
+A view's name check comes before its query is bound (``create_view.rs:44-50``); an MV's query
+is bound before its name is checked (``create_mv.rs:194-286``), which rwalter does not
+reproduce: the name is always checked first. MVs and sinks over views read the view's query
+(``rwalter.frontend.views``) and depend on the view.
 """
 
 from __future__ import annotations
@@ -87,7 +112,9 @@ def options_of(node: exp.Expression) -> dict[str, str]:
     return out
 
 
-def check_name_free(session, name: str, exists_ok: bool) -> Relation | Result | None:
+def check_name_free(
+    session, name: str, exists_ok: bool, schema: str = "public"
+) -> Relation | Result | None:
     """``check_relation_name_duplicated`` (``session.rs:1047-1107`` over
     ``root_catalog.rs:1063-1111``). ``IF NOT EXISTS`` on a created relation is a notice; on a
     job still being created the frontend lets the statement through, so it returns that job's
@@ -96,6 +123,14 @@ def check_name_free(session, name: str, exists_ok: bool) -> Relation | Result | 
     if rel is None:
         _check_storage_name_free(session, name)
         return None
+    if rel.schema_name != schema:  # RisingWave would create it: another schema's namespace
+        raise RwError(
+            [
+                f'rwalter cannot hold both "{rel.schema_name}.{name}" and "{schema}.{name}": it '
+                "keeps relations in one DuckDB schema (RisingWave would create it)"
+            ],
+            UNSUPPORTED_STATEMENT,
+        )
     job = session.meta.catalog.job(rel.id)
     creating = job is not None and job.status != "CREATED"
     if exists_ok and creating:
@@ -143,12 +178,16 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         @functools.wraps(fn)
         def handler(session, node) -> Result:
-            name = object_name(node.this)
-            found = check_name_free(session, name, bool(node.args.get("exists")))
+            qualifier, name = reader.resolve_schema_qualified_name(node.this)
+            schema = reader.schema_for_create(session, qualifier)
+            found = check_name_free(session, name, bool(node.args.get("exists")), schema)
             if isinstance(found, Relation):
                 return _duplicate_under_creation(session, found, tag)
             result = found or fn(session, node, name)
             result.tag = tag
+            created = session.meta.catalog.relation_by_name(name)
+            if created is not None and created.schema_name != schema:
+                session.meta.catalog.set_relation_schema(created.id, schema)
             return result
 
         return handler
@@ -579,10 +618,7 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
         width = query_width(catalog, query)
         if width != len(columns):
             raise RwError(  # create_view.rs:75-80
-                [
-                    "internal error: view has different number of columns than the query's "
-                    "columns"
-                ],
+                ["internal error: view has different number of columns than the query's columns"],
                 QUERY,
             )
     create_query_storage(catalog, name, renamed(query, columns, name))

@@ -74,6 +74,7 @@ HANDLERS: dict[type, tuple[tuple[str, str], str | None]] = {
         ("create", "handle_create_database"),
         "/ddl_service.DdlService/CreateDatabase",
     ),
+    ast.CreateSchema: (("schemas", "handle_create_schema"), "/ddl_service.DdlService/CreateSchema"),
     ast.DropObject: (("drop", "handle_drop"), "/ddl_service.DdlService/DropMaterializedView"),
     exp.Select: (("query", "handle_query"), None),
     exp.Union: (("query", "handle_query"), None),

@@ -111,6 +111,10 @@ def handle_drop(session, node: ast.DropObject) -> Result:
     kind = node.args["kind"]
     if kind == ast.DATABASE:
         return _drop_database(session, node)
+    if kind == ast.SCHEMA:
+        from rwalter.frontend.schemas import handle_drop_schema
+
+        return handle_drop_schema(session, node)
     lookup = DROP_LOOKUPS[kind]
     notices: list[str] = []
     for table in node.expressions:
@@ -164,11 +168,35 @@ def _drop_database(session, node: ast.DropObject) -> Result:
 
 
 def drop_relation(session, rel: Relation, *, cascade: bool) -> None:
-    """Meta's ``drop_object``: refuse if others depend on it (unless CASCADE), then remove it
-    and, with CASCADE, everything that depends on it."""
+    """Meta's ``drop_object`` (``controller/catalog/drop_op.rs:40-240``): without CASCADE,
+    refuse if others depend on it (``check_object_refer_for_drop``); collect what goes with
+    it (CASCADE: everything that depends on it; a table's indexes; the sinks into a table,
+    which are not dependencies: ``protect_drop_table_with_incoming_sink`` is off by default);
+    refuse if one of those jobs is still being created; then remove them all."""
+    removed = _removed_objects(session, rel, cascade, set())
+    creating = [r for r in removed if r.id != rel.id and not reader.is_created(session, r)]
+    if rel.kind == "sink" and not reader.is_created(session, rel):
+        creating.append(rel)
+    if creating and not (len(creating) == 1 and rel.kind == "sink"):  # drop_op.rs:213-231
+        raise RwError(
+            [
+                f"Permission denied: cannot drop {len(creating)} streaming job(s) that are "
+                "still being created; please cancel them first"
+            ],
+            PERMISSION_DENIED,
+        )
+    for obj in removed:
+        _remove(session, obj)
+
+
+def _removed_objects(session, rel: Relation, cascade: bool, seen: set[int]) -> list[Relation]:
+    """``rel`` and what is dropped with it, dependents first."""
     catalog = session.meta.catalog
-    deps = [d for d in catalog.dependents(rel.id) if d.id != rel.id]
-    visible = [d for d in deps if d.kind != "index"]
+    seen.add(rel.id)
+    deps = [d for d in catalog.dependents(rel.id) if d.id not in seen]
+    incoming = [d for d in deps if d.kind == "sink" and d.target_id == rel.id]
+    refs = [d for d in deps if d not in incoming]
+    visible = [d for d in refs if d.kind != "index"]
     if visible and not cascade:
         details = "\n".join(
             f"{DEPENDENT_WORD.get(d.kind, d.kind)} {d.schema_name}.{d.name} depends on it"
@@ -182,9 +210,17 @@ def drop_relation(session, rel: Relation, *, cascade: bool) -> None:
             ],
             PERMISSION_DENIED,
         )
-    for dep in deps:
-        if catalog.relation(dep.id) is not None:
-            drop_relation(session, dep, cascade=True)
+    out: list[Relation] = []
+    for dep in [*refs, *incoming]:
+        if dep.id not in seen:
+            out += _removed_objects(session, dep, True, seen)
+    return [*out, rel]
+
+
+def _remove(session, rel: Relation) -> None:
+    catalog = session.meta.catalog
+    if catalog.relation(rel.id) is None:
+        return
     if catalog.job(rel.id) is not None:
         session.meta.drop_job(rel.id)
     storage = {

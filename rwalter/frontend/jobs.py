@@ -49,6 +49,18 @@ def handle_cancel(session, node: ast.CancelJobs) -> Result:
 
 
 def handle_wait(session, node: ast.Wait) -> Result:
+    """``WAIT [<kind> name]`` (``wait.rs:26-97``):
+
+    ========================  ==================================================  ============
+    check (in order)          text                                                RisingWave
+    ========================  ==================================================  ============
+    TABLE / MATERIALIZED      any table catalog (creating too), else              ``:50-74``
+    VIEW: lookup              ``table not found: x``
+    ... another kind          ``Use `DROP TABLE` to drop a table.`` and siblings  ``:55,67``
+    SINK / INDEX: lookup      any sink / index, else ``sink|index not found: x``  ``:75-95``
+    meta: still creating      waits (at most 2 h, then ``Cancelled: timeout``)    ``ddl_controller``
+    ========================  ==================================================  ============
+    """
     kind = node.args.get("kind")
     if kind is None:
         session.meta.wait()

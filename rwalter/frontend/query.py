@@ -263,6 +263,9 @@ def name_columns(node: exp.Expression) -> exp.Expression:
 
 
 def handle_query(session, node: exp.Expression) -> Result:
+    from rwalter.frontend.catalog_reader import unqualify_user_relations
+
+    node = unqualify_user_relations(session, node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
@@ -279,6 +282,9 @@ def handle_query(session, node: exp.Expression) -> Result:
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
+    from rwalter.frontend.catalog_reader import unqualify_user_relations
+
+    node = unqualify_user_relations(session, node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)

@@ -64,9 +64,11 @@ def like_matcher(pattern: str, ignore_case: bool) -> Callable[[str], bool]:
     return lambda text: regex.fullmatch(text) is not None
 
 
-def _relation_names(catalog, kind: str, with_tables: bool, created_only: bool) -> list[str]:
-    """Names of database ``dev``'s relations of ``kind`` (jobs past creation if
-    ``created_only``; tables with a connector too if ``with_tables``), sorted."""
+def _relation_names(
+    catalog, kind: str, with_tables: bool, created_only: bool
+) -> list[tuple[str, str]]:
+    """(name, schema) of database ``dev``'s relations of ``kind`` (jobs past creation if
+    ``created_only``; tables with a connector too if ``with_tables``), sorted by name."""
     names = []
     for r in catalog.relations():
         if r.database_id != 1:
@@ -76,7 +78,7 @@ def _relation_names(catalog, kind: str, with_tables: bool, created_only: bool) -
         job = catalog.job(r.id)
         if created_only and job is not None and job.status != "CREATED":
             continue
-        names.append(r.name)
+        names.append((r.name, r.schema_name))
     return sorted(names)
 
 
@@ -87,22 +89,27 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
     if kind == "DATABASES":
         names = sorted(d.name for d in session.meta.catalog.databases())
     elif kind == "SCHEMAS":
-        names = list(SCHEMAS)
-    elif schema is not None and real_value(schema) != "public":
-        names = []
+        from rwalter.frontend.catalog_reader import schema_names
+
+        names = list(schema_names(session))
     else:
         rel_kind, created_only = LISTED_KINDS[kind]
         # A table with a connector has a source of the same name (iter_source_with_acl).
         with_tables = kind == "SOURCES"
-        names = _relation_names(session.meta.catalog, rel_kind, with_tables, created_only)
-    if like is not None:
-        matches = like_matcher(like.name, bool(node.args.get("ilike")))
-        names = [n for n in names if matches(n)]
+        from rwalter.frontend.catalog_reader import schema_path
+
+        # FROM schema, else the search path's schemas in order (show.rs:520-560)
+        path = [real_value(schema)] if schema is not None else list(schema_path(session, None))
+        rows = _relation_names(session.meta.catalog, rel_kind, with_tables, created_only)
+        names = [f"{rs}.{n}" for s in dict.fromkeys(path) for n, rs in rows if rs == s]
     qualified = kind not in ("DATABASES", "SCHEMAS")
+    if like is not None:  # LIKE matches the bare name
+        matches = like_matcher(like.name, bool(node.args.get("ilike")))
+        names = [n for n in names if matches(n.split(".", 1)[1] if qualified else n)]
     return Result(
         tag="SHOW_COMMAND",
         columns=["Name"],
-        rows=[[f"public.{n}" if qualified else n] for n in names],
+        rows=[[n] for n in names],
         types="T",
         returns_rows=True,
     )

@@ -25,6 +25,7 @@ INDEX = "INDEX"
 SINK = "SINK"
 SOURCE = "SOURCE"
 DATABASE = "DATABASE"
+SCHEMA = "SCHEMA"
 FRAGMENT = "FRAGMENT"
 
 RATE_LIMIT_TYPES = ("SOURCE_RATE_LIMIT", "BACKFILL_RATE_LIMIT", "DML_RATE_LIMIT", "SINK_RATE_LIMIT")
@@ -315,6 +316,12 @@ class CreateDatabase(RwStatement):
     arg_types = {"this": True, "resource_group": False, "exists": False}
 
 
+class CreateSchema(RwStatement):
+    """``CREATE SCHEMA [IF NOT EXISTS] s`` (``parser.rs`` ``parse_create_schema``)."""
+
+    arg_types = {"this": True, "exists": False}
+
+
 class DropObject(RwStatement):
     """``DROP <kind> [IF EXISTS] name[, name...] [CASCADE]``; ``expressions`` are ``exp.Table``."""
 
@@ -346,4 +353,5 @@ STATEMENT_NODES = (
     CreateIndex,
     CreateDatabase,
     DropObject,
+    CreateSchema,
 )

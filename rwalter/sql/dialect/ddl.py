@@ -397,6 +397,16 @@ def _create_database(c: _Cursor) -> exp.Expression:
     return node
 
 
+def _create_schema(c: _Cursor) -> exp.Expression:
+    exists = _if_not_exists(c)
+    if c.word() == "AUTHORIZATION":  # a schema named after a user: users are not simulated
+        return _command(c, c.toks[0])
+    node = ast.CreateSchema(exists=exists or None, this=c.object_name())
+    if c.word() == "AUTHORIZATION":
+        return _command(c, c.toks[0])
+    return node
+
+
 _CREATE_KINDS: tuple[tuple[tuple[str, ...], Callable[[_Cursor], exp.Expression] | None], ...] = (
     (("TABLE",), _create_table),
     (("VIEW",), _create_view),
@@ -410,7 +420,7 @@ _CREATE_KINDS: tuple[tuple[tuple[str, ...], Callable[[_Cursor], exp.Expression] 
     (("AGGREGATE",), None),
     (("INDEX",), _create_index),
     (("UNIQUE", "INDEX"), _create_index),
-    (("SCHEMA",), None),
+    (("SCHEMA",), _create_schema),
     (("DATABASE",), _create_database),
     (("USER",), None),
     (("SECRET",), None),
@@ -435,7 +445,7 @@ _DROP_KINDS = {
     ("SOURCE",): ast.SOURCE,
     ("SINK",): ast.SINK,
     ("SUBSCRIPTION",): None,
-    ("SCHEMA",): None,
+    ("SCHEMA",): ast.SCHEMA,
     ("DATABASE",): ast.DATABASE,
     ("USER",): None,
     ("SECRET",): None,

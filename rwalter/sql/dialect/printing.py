@@ -190,6 +190,10 @@ def _g_create_index(_g: object, e: ast.CreateIndex) -> str:
     return s
 
 
+def _g_create_schema(_g: object, e: ast.CreateSchema) -> str:
+    return f"CREATE SCHEMA {_ine(e)}{_name_sql(e.this)}"
+
+
 def _g_create_database(_g: object, e: ast.CreateDatabase) -> str:
     s = f"CREATE DATABASE {_ine(e)}{_name_sql(e.this)}"
     if e.args.get("resource_group") is not None:
@@ -265,6 +269,7 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.CreateSource: _g_create_source,
     ast.CreateMaterializedView: _g_create_mv,
     ast.CreateView: _g_create_view,
+    ast.CreateSchema: _g_create_schema,
     ast.CreateSink: _g_create_sink,
     ast.CreateIndex: _g_create_index,
     ast.CreateDatabase: _g_create_database,
