@@ -154,7 +154,7 @@ def query_width(catalog, query: exp.Expression) -> int:
     sql = transpile_query(name_columns(query))
     catalog.ensure_views(sql)
     try:
-        return len(catalog.conn.execute(f"SELECT * FROM ({sql}) LIMIT 0").description or [])
+        return len(catalog.users.execute(f"SELECT * FROM ({sql}) LIMIT 0").description or [])
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 
