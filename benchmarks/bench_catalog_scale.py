@@ -1,24 +1,28 @@
 """Does the cost of a statement follow what it touches, not the size of the catalog?
 
-Two ratios, each measured in one run against a small catalog built the same way:
-
-* issue "meta store": one ``CREATE TABLE`` + ``CREATE MATERIALIZED VIEW`` pair at 2,000 objects
-  in the catalog vs at 20 objects (target <= 1.5x);
-* issue "ALTER family": an online ``ALTER MATERIALIZED VIEW ... SET PARALLELISM`` on a catalog of
-  10,000 jobs over 64 workers vs the same ALTER on a catalog of 10 jobs (target <= 1.5x).
+The CPU cost of one CREATE MATERIALIZED VIEW, an online ALTER, SHOW JOBS and a SELECT on
+rw_fragments at 10, 100, 1,000 and 5,000 jobs (target: at most 1.5x from 10 to 5,000), and of an
+online ALTER at 10,000 jobs over 64 workers against 10 jobs (target <= 1.5x). Median in-process
+CPU time (``time.process_time``) of repeated statements.
 
 Large catalogs are built quickly by cloning the rows of one real table + MV pair (created through
 SQL) with id offsets, so every cloned job has real fragments, edges and actors.
 
-Run: ``python benchmarks/bench_catalog_scale.py``
+Run: ``python benchmarks/bench_catalog_scale.py [--quick]``
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 
 from rwalter.session import Session
+
+try:
+    from benchmarks.common import Ratio
+except ModuleNotFoundError:  # run as a script
+    from common import Ratio
 
 CLONE_SQL = """
 INSERT INTO rwmeta.relations SELECT x.* REPLACE (id + k * {o} AS id, name || k AS name,
@@ -38,9 +42,9 @@ INSERT INTO rwmeta.actors SELECT x.* REPLACE (actor_id + k * {a} AS actor_id,
 """
 
 
-def build(pairs: int) -> Session:
+def build(pairs: int, cluster: str = "3x4") -> Session:
     """A session whose catalog holds ``pairs`` table + MV pairs (2 * pairs jobs)."""
-    session = Session(cluster="64x4")
+    session = Session(cluster=cluster)
     for sql in ("CREATE TABLE t (v int)", "CREATE MATERIALIZED VIEW m AS SELECT * FROM t"):
         assert session.execute(sql).error is None
     c = session.meta.catalog
@@ -59,45 +63,71 @@ def build(pairs: int) -> Session:
     return session
 
 
-def time_statements(session: Session, statements: list[str], repeat: int) -> float:
-    """Median seconds of running ``statements`` once, over ``repeat`` runs."""
+def cpu_per_statement(session: Session, statement: str, repeat: int) -> float:
+    """Median CPU seconds of one statement (``{i}`` is the repetition number)."""
     samples = []
     for i in range(repeat):
-        t = time.perf_counter()
-        for sql in statements:
-            result = session.execute(sql.format(i=i))
-            assert result.error is None, result.error.rendered()
-        samples.append(time.perf_counter() - t)
+        sql = statement.format(i=i, p=2 + i % 2)
+        t = time.process_time()
+        result = session.execute(sql)
+        samples.append(time.process_time() - t)
+        assert result.error is None, result.error.rendered()
     return statistics.median(samples)
 
 
-def report(name: str, small: float, large: float, target: float) -> None:
-    ratio = large / small
-    verdict = "PASS" if ratio <= target else "FAIL"
-    print(
-        f"{name}: small {small * 1e3:.1f} ms, large {large * 1e3:.1f} ms, ratio {ratio:.2f}x "
-        f"(target <= {target}x) {verdict}"
+OPERATIONS = {
+    "CREATE MV": "CREATE MATERIALIZED VIEW xs{i} AS SELECT * FROM t",
+    # Alternating values: every ALTER changes the layout (no no-op shortcut).
+    "online ALTER": "ALTER MATERIALIZED VIEW m SET PARALLELISM = {p}",
+    "SHOW JOBS": "SHOW JOBS",
+    "SELECT rw_fragments": "SELECT fragment_id, parallelism_policy FROM rw_fragments WHERE table_id = 7",
+}
+
+
+def measure(quick: bool) -> list[Ratio]:
+    """Each operation at 10 jobs against the same at 5,000 (1,000 with ``quick``)."""
+    repeat = 5 if quick else 11
+    big_jobs = 1000 if quick else 5000
+    sizes = [10, 100, big_jobs] if quick else [10, 100, 1000, 5000]
+    costs: dict[int, dict[str, float]] = {}
+    for jobs in sizes:
+        session = build(jobs // 2)
+        costs[jobs] = {
+            op: cpu_per_statement(session, sql, repeat) for op, sql in OPERATIONS.items()
+        }
+        session.close()
+    out = []
+    for op in OPERATIONS:
+        detail = ", ".join(f"{j:,}: {costs[j][op] * 1e3:.2f} ms" for j in sizes)
+        out.append(
+            Ratio(
+                f"scale, {op} at {big_jobs:,} vs 10 jobs",
+                costs[big_jobs][op],
+                costs[10][op],
+                1.5,
+                "s CPU",
+                detail,
+            )
+        )
+    alter = OPERATIONS["online ALTER"]
+    small, large = build(5, "64x4"), build(2500 if quick else 5000, "64x4")
+    a, b = cpu_per_statement(large, alter, repeat), cpu_per_statement(small, alter, repeat)
+    out.append(
+        Ratio(
+            f"scale, online ALTER at {'5,000' if quick else '10,000'} vs 10 jobs, 64 workers",
+            a,
+            b,
+            1.5,
+            "s CPU",
+            f"{a * 1e3:.2f} ms vs {b * 1e3:.2f} ms",
+        )
     )
+    return out
 
 
 def main() -> None:
-    create = ["CREATE TABLE x{i} (v int)", "CREATE MATERIALIZED VIEW y{i} AS SELECT * FROM x{i}"]
-    small, large = build(10), build(1000)
-    report(
-        "CREATE TABLE + MV pair, 2,000 vs 20 objects",
-        time_statements(small, create, 15),
-        time_statements(large, create, 15),
-        1.5,
-    )
-    # Every run sets another value, so every ALTER changes the layout (no no-op shortcut).
-    alter = ["ALTER MATERIALIZED VIEW m SET PARALLELISM = {i}"]
-    small, large = build(5), build(5000)
-    report(
-        "online ALTER, 10,000 vs 10 jobs over 64 workers",
-        time_statements(small, alter, 20),
-        time_statements(large, alter, 20),
-        1.5,
-    )
+    for r in measure("--quick" in sys.argv):
+        print(f"{r.verdict}  {r.name}: {r.ratio:.2f}x  [{r.detail}]")
 
 
 if __name__ == "__main__":

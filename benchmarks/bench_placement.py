@@ -24,6 +24,11 @@ except ModuleNotFoundError:  # running from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import rwalter.meta.placement as placement_module
 
+try:
+    from benchmarks.common import Ratio
+except ModuleNotFoundError:  # run as a script
+    from common import Ratio
+
 assign = placement_module.assign
 
 TARGET_RATIO = 3.0
@@ -72,7 +77,7 @@ def _interleaved_best(a, b, number: int, rounds: int = 40) -> tuple[float, float
     return best_a, best_b
 
 
-def run(name: str, job_id: int, workers: dict[int, int], actors: int, vnodes: int) -> bool:
+def run(name: str, job_id: int, workers: dict[int, int], actors: int, vnodes: int) -> Ratio:
     inputs = needed_hash_inputs(job_id, workers, actors, vnodes)
 
     def floor() -> None:
@@ -99,13 +104,20 @@ def run(name: str, job_id: int, workers: dict[int, int], actors: int, vnodes: in
         f"({'meets' if ok else 'MISSES'} <= {TARGET_RATIO:g}x target); "
         f"first render (cold caches) {t_cold * 1e3:.2f} ms, ratio {cold:.2f}x"
     )
-    return ok
+    return Ratio(f"placement, {name}", t_assign, t_floor, TARGET_RATIO, "s wall")
+
+
+def measure(quick: bool) -> list[Ratio]:
+    uniform = {w: 4 for w in range(1, 65)}
+    return [run("64 workers x 4 slots, 64 actors, 256 vnodes", 1001, uniform, 64, 256)]
 
 
 def main() -> int:
     uniform = {w: 4 for w in range(1, 65)}
     mixed = {w: (1, 2, 4, 8)[w % 4] for w in range(1, 65)}
-    ok = run("64 workers x 4 slots, 64 actors, 256 vnodes", 1001, uniform, 64, 256)
+    ok = (
+        run("64 workers x 4 slots, 64 actors, 256 vnodes", 1001, uniform, 64, 256).verdict == "PASS"
+    )
     run("64 workers x 1/2/4/8 slots, 64 actors, 256 vnodes", 1001, mixed, 64, 256)
     return 0 if ok else 1
 

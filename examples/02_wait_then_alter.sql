@@ -1,5 +1,5 @@
 -- 02: wait for the backfill to finish, then ALTER and read the reschedule plan.
--- rwalter: --echo
+-- rwalter: --echo --plan map
 --
 -- Run: rwalter --echo -f examples/02_wait_then_alter.sql
 --

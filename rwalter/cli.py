@@ -29,6 +29,7 @@ __all__ = ["ExitCode", "Options", "cli", "main", "run"]
 # Keep in step with rwalter.output.formats.FORMATS (a test checks it); listed here so that
 # ``--help`` does not import the renderers.
 FORMAT_NAMES = ("table", "expanded", "csv", "json", "jsonl", "markdown")
+PLAN_DETAILS = ("summary", "full", "map")  # = rwalter.output.plan.PLAN_DETAILS (a test checks it)
 STDIN_NAME = "<stdin>"
 COMMAND_NAME = "-c"
 
@@ -92,6 +93,9 @@ class Options:
     output: str | None = None
     no_color: bool = False
     meta_config: dict[str, Any] = field(default_factory=dict)
+    plan: str = "summary"
+    psql: dict[str, Any] = field(default_factory=dict)  # -t -A -F -q: output.formats.PrintOptions
+    given: frozenset[str] = frozenset()  # the options set on the command line, not defaults
     inputs: list[tuple[str, str]] = field(default_factory=list)  # ("command"|"file", value)
     snapshot: str | None = None  # --snapshot DIR: start from a cluster's snapshot
     connect: str | None = None  # --connect URL: start from a live cluster, read-only
@@ -171,6 +175,19 @@ def _ordered_inputs(
     help="Stop at the first failed statement or go on (default: stop; the REPL goes on).",
 )
 @click.option("--echo", is_flag=True, help="Print each statement before its result.")
+@click.option("-t", "--tuples-only", is_flag=True, help="Rows only: no header, no row count.")
+@click.option("-A", "--no-align", is_flag=True, help="Unaligned rows, fields split by -F.")
+@click.option("-F", "--field-separator", default="|", metavar="SEP", help="Field separator for -A.")
+@click.option("-q", "--quiet", is_flag=True, help="No command tags.")
+@click.option(
+    "--plan",
+    "plan",
+    type=click.Choice(PLAN_DETAILS),
+    default="summary",
+    show_default=True,
+    help="How a reschedule plan is shown: per worker, every actor and its vnodes, or with a "
+    "vnode map.",
+)
 @click.option(
     "--clock",
     type=click.Choice(("manual", "realtime")),
@@ -212,6 +229,11 @@ def cli(
     fmt: str,
     on_error: str | None,
     echo: bool,
+    tuples_only: bool,
+    no_align: bool,
+    field_separator: str,
+    quiet: bool,
+    plan: str,
     clock: str | None,
     output: str | None,
     no_color: bool,
@@ -231,6 +253,13 @@ def cli(
         fmt=fmt,
         on_error=on_error or "",
         echo=echo,
+        plan=plan,
+        psql={
+            "tuples_only": tuples_only,
+            "unaligned": no_align,
+            "field_sep": field_separator,
+            "quiet": quiet,
+        },
         clock=clock,
         output=output,
         no_color=no_color,
@@ -241,6 +270,12 @@ def cli(
     )
     if snapshot and connect:
         raise UsageFailure("--snapshot and --connect cannot be used together")
+    default = click.core.ParameterSource.DEFAULT
+    opts.given = frozenset(
+        name
+        for name in ("cluster", "clock", "on_error", "echo", "plan", "meta_config")
+        if ctx.get_parameter_source(name) not in (default, None)
+    )
     ctx.meta["rwalter.options"] = opts
     env = _env(ctx)
     if ctx.invoked_subcommand is not None:
@@ -371,12 +406,61 @@ def check_alter_command(
     )
 
 
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=4566, show_default=True, type=int, help="Port (0: any free one).")
+@click.option("--cluster", "serve_cluster", metavar="SPEC", help="Simulated compute nodes.")
+@click.option("--db", "serve_db", metavar="PATH", help="Keep the catalog in this DuckDB file.")
+@click.option("--snapshot", "serve_snapshot", metavar="DIR", help="Start from a snapshot.")
+@click.option("--script", metavar="FILE", help="Run this SQL file before serving.")
+@click.option(
+    "--allow-simulator-commands",
+    is_flag=True,
+    help="Let clients run RWALTER worker/sleep/meta/cluster (off: RisingWave's answers only).",
+)
+@click.pass_context
+def serve_command(
+    ctx: click.Context,
+    host: str,
+    port: int,
+    serve_cluster: str | None,
+    serve_db: str | None,
+    serve_snapshot: str | None,
+    script: str | None,
+    allow_simulator_commands: bool,
+) -> int:
+    """Serve the simulated cluster over the Postgres wire protocol (psql -h HOST -p 4566)."""
+    from rwalter.output.console import Console
+
+    opts: Options = ctx.meta["rwalter.options"]
+    env = _env(ctx)
+    opts.cluster = serve_cluster or opts.cluster
+    opts.db = serve_db or opts.db
+    opts.snapshot = serve_snapshot or opts.snapshot
+    session = _open_session(opts, env)
+    try:
+        if script:
+            console = Console(env.stdout, env.stderr, color_out=False, color_err=False)
+            sources = _read_inputs([("file", script)], env.stdin)
+            if BatchRun(opts, session, console).run(sources) != ExitCode.OK:
+                return ExitCode.FAILED
+        from rwalter import server
+
+        return server.main(
+            session, host, port, allow_simulator=allow_simulator_commands, err=env.stderr
+        )
+    finally:
+        session.close()
+
+
 @cli.command("explain")
-@click.argument("code", required=False)
+@click.argument("code", required=False, metavar="CODE|MESSAGE")
 @click.pass_context
 def explain_command(ctx: click.Context, code: str | None) -> int:
-    """Explain an error code: what it means, why, the ways out. Without CODE, list the codes."""
+    """Explain an error: what it means, why, the ways out. CODE may be a prefix of a code, or
+    RisingWave's error text pasted whole. Without CODE, list the codes."""
     from rwalter import explain
+    from rwalter.explain.lookup import lookup
 
     out = _env(ctx).stdout
     if code is None:
@@ -385,10 +469,18 @@ def explain_command(ctx: click.Context, code: str | None) -> int:
             out.write(f"{known}  {entry.title if entry else ''}".rstrip() + "\n")
         out.flush()
         return ExitCode.OK
-    entry = explain.get(code)
+    found = lookup(code, explain.codes())
+    entry = explain.get(found.code) if found.code else None
     if entry is None:
+        shown = code if len(code) <= 60 else code[:57] + "..."
+        if found.suggestions:
+            raise UsageFailure(
+                f"no error code or RisingWave message matches {shown!r}; did you mean "
+                + " or ".join(found.suggestions)
+                + "? (rwalter explain lists them)"
+            )
         raise UsageFailure(
-            f"unknown error code {code!r}; known codes: {', '.join(explain.codes())}"
+            f"unknown error code {shown!r}; known codes: {', '.join(explain.codes())}"
         )
     out.write(explain.render(entry))
     out.flush()
@@ -511,11 +603,53 @@ class BatchRun:
         return ExitCode.FAILED if self.failed else ExitCode.OK
 
 
+_FLAG_OF = {
+    "cluster": "--cluster",
+    "clock": "--clock",
+    "on_error": "--on-error",
+    "echo": "--echo",
+    "plan": "--plan",
+    "meta_config": "--meta",
+}
+
+
+def _apply_headers(opts: Options, sources: list[tuple[str, str]], env: Environment) -> None:
+    """The first script's ``-- rwalter:`` header sets what the command line left at default."""
+    from rwalter.script_header import read_header
+
+    def warn(text: str) -> None:
+        env.stderr.write(f"rwalter: warning: {text}\n")
+
+    applied: str | None = None
+    for name, text in sources:
+        header = None if name == COMMAND_NAME else read_header(text)
+        if header is None:
+            continue
+        for problem in header.problems:
+            warn(f"{name}: header: {problem}; ignored")
+        said: dict[str, object] = header.options()
+        if header.meta:
+            said["meta_config"] = _parse_meta(None, None, tuple(header.meta))  # type: ignore[arg-type]
+        for key, value in said.items():
+            current = getattr(opts, key)
+            if applied is not None:
+                if current != value:
+                    warn(f"{name}: header {_FLAG_OF[key]} ignored: the run follows {applied}")
+            elif key in opts.given:
+                if current != value:
+                    warn(f"{_FLAG_OF[key]} on the command line overrides the header of {name}")
+            else:
+                setattr(opts, key, value)
+        applied = applied or name
+
+
 def run_batch(opts: Options, env: Environment) -> int:
     """Read every input, open the session, run; returns the exit code."""
     from rwalter.output.console import Console
+    from rwalter.output.formats import PrintOptions
 
     sources = _read_inputs(opts.inputs, env.stdin)
+    _apply_headers(opts, sources, env)
     out: TextIO = env.stdout
     close_out = False
     if opts.output:
@@ -531,6 +665,8 @@ def run_batch(opts: Options, env: Environment) -> int:
             env.stderr,
             color_out=env.color_for(out, no_color=opts.no_color),
             color_err=env.color_for(env.stderr, no_color=opts.no_color),
+            plan_detail=opts.plan,
+            psql=PrintOptions(**opts.psql),
         )
         return BatchRun(opts, session, console).run(sources)
     finally:

@@ -78,8 +78,18 @@ class RwError(Exception):
         return self.causes[-1]
 
     def rendered(self) -> str:
-        """The block psql shows for this error (no colour, no rwalter hints)."""
-        lines = ["ERROR:  Failed to run the query", ""]
+        """The block psql shows for this error (no colour, no rwalter hints). A backslash
+        command's error is the client's own, one line, as psql prints ``invalid command``."""
+        if self.code == SIMULATOR:
+            return self.message + "\n"
+        return "ERROR:  " + self.report()
+
+    def report(self, head: str = "Failed to run the query") -> str:
+        """RisingWave's pretty report (thiserror-ext ``to_report_string_pretty``): the message
+        of an ErrorResponse. ``head`` is the pgwire layer's: ``Failed to run the query`` (simple
+        query), ``Failed to prepare the statement`` (Parse), ``Failed to execute the statement``
+        (Execute), ``src/utils/pgwire/src/error.rs:35-50``."""
+        lines = [head, ""]
         if len(self.causes) == 1:
             lines.append("Caused by:")
             lines.append("  " + self.causes[0])
@@ -90,6 +100,17 @@ class RwError(Exception):
         if self.rw_hint:
             lines.extend(["", self.rw_hint])
         return "\n".join(lines) + "\n"
+
+    @property
+    def sqlstate(self) -> str:
+        """The SQLSTATE RisingWave attaches: 42704 for a missing object (3D000 for a missing
+        database), 42710 for a duplicate, otherwise XX000 (``catalog/mod.rs:130-145``,
+        ``src/meta/src/error.rs:154-164``, ``error_or_notice.rs:45-47``)."""
+        if self.code == CATALOG_EXISTS:
+            return "42710"
+        if self.code == CATALOG_NOT_FOUND:
+            return "3D000" if self.message.startswith("database not found") else "42704"
+        return "XX000"
 
     def __str__(self) -> str:  # pragma: no cover - debugging aid
         return self.message
@@ -122,7 +143,8 @@ class MetaError(Exception):
 
     ``kind`` is one of ``internal`` (``bail!``), ``invalid_parameter``
     (``bail_invalid_parameter!``; message already starts with ``Invalid parameter:``),
-    ``not_found`` and ``unavailable``.
+    ``not_found``, ``permission_denied`` and ``unavailable``. ``rpc`` is the path of the meta
+    RPC it was raised in, set by ``rwalter.meta.client``.
     """
 
     def __init__(self, kind: str, message: str, code: str = META_INTERNAL) -> None:
@@ -130,6 +152,7 @@ class MetaError(Exception):
         self.kind = kind
         self.message = message
         self.code = code
+        self.rpc: str | None = None
 
 
 # tonic ``Code`` descriptions of the statuses meta errors map to (``src/meta/src/error.rs:201-216``).
@@ -144,6 +167,8 @@ def from_meta(err: MetaError, rpc: str) -> RwError:
     """What the frontend shows when meta RPC ``rpc`` (e.g. ``/ddl_service.DdlService/AlterParallelism``) fails."""
     if err.kind == "invalid_parameter":
         return RwError([f"Invalid parameter value: {err.message}"], err.code)
+    if err.kind == "permission_denied":  # ``ErrorCode::PermissionDenied``, error.rs:221
+        return RwError([f"Permission denied: {err.message}"], err.code)
     status = GRPC_STATUS[err.kind]
     if (
         err.kind == "not_found"
@@ -159,11 +184,3 @@ def from_meta(err: MetaError, rpc: str) -> RwError:
     return RwError(
         [f"gRPC request to meta service (call `{rpc}`) failed: {status}", err.message], err.code
     )
-
-
-class DryRun(Exception):
-    """Carries the answer of a dry run (``EXPLAIN ALTER``) out of its rolled-back transaction."""
-
-    def __init__(self, result: object) -> None:
-        super().__init__("dry run")
-        self.result = result

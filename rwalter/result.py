@@ -27,6 +27,10 @@ class Result:
     text: str | None = None
     # Column type letters for sqllogictest (I integer, T text, R real); filled by queries.
     types: str | None = None
+    # RisingWave's data type of each column (``integer``, ``character varying``, ``bigint[]``),
+    # as ``DESCRIBE`` names them; ``None``: every column is ``character varying``. The wire
+    # protocol sends them as type OIDs (``rwalter.server.pgtypes``).
+    column_types: list[str] | None = None
     # Where the unit came from (filled by the runner).
     kind: str = "sql"
     sql: str = ""

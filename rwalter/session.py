@@ -11,7 +11,7 @@ lines typed into the REPL cannot disagree).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from rwalter.errors import PARSE_ERROR, RwError
@@ -20,6 +20,7 @@ from rwalter.sql.split import Unit, split_script
 
 if TYPE_CHECKING:
     from rwalter.frontend.session_config import SessionConfig
+    from rwalter.meta.client import MetaClient
     from rwalter.meta.node import MetaNode
 
 
@@ -51,11 +52,20 @@ class Session:
         self.meta = meta
         self.last_error: RwError | None = None
         self.current_sql = ""
+        # ``'READ ONLY'`` inside ``BEGIN READ ONLY`` (rwalter.frontend.transaction), else None.
+        self.transaction: str | None = None
 
     @classmethod
     def attach(cls, meta: MetaNode) -> Session:
         """A new session on a shared meta node: its own variables, the node's catalog and clock."""
         return cls(meta=meta)
+
+    @functools.cached_property
+    def client(self) -> MetaClient:
+        """The frontend's door to the meta node (``rwalter.meta.client``)."""
+        from rwalter.meta.client import MetaClient
+
+        return MetaClient(self.meta)
 
     @property
     def realtime(self) -> bool:
@@ -66,7 +76,7 @@ class Session:
         """The session variables, built on first use (most statements never read them)."""
         from rwalter.frontend.session_config import SessionConfig
 
-        return SessionConfig(self.meta.catalog.session_defaults())
+        return SessionConfig(self.client.catalog.session_defaults())
 
     def catch_up(self) -> None:
         """Realtime clock: bring simulated time up to the wall clock (the node keeps the books)."""
@@ -81,22 +91,36 @@ class Session:
     def _run(self, unit: Unit, source: str) -> Result:
         from rwalter.frontend.dispatch import run_meta_command, run_statement
 
-        self.current_sql = unit.text
-        try:
+        def run() -> Result:
             if unit.kind == "meta":
-                result = run_meta_command(self, unit.text)
-            else:
-                # RisingWave's parser sees the `;` (errors at the end say `found: ;`).
-                text = unit.text + (";" if getattr(unit, "terminated", False) else "")
-                result = run_statement(self, text)
+                return run_meta_command(self, unit.text)
+            # RisingWave's parser sees the `;` (errors at the end say `found: ;`).
+            return run_statement(self, unit.text + (";" if unit.terminated else ""))
+
+        result = self._guarded(unit.text, run)
+        result.kind, result.sql, result.line, result.col = unit.kind, unit.text, unit.line, unit.col
+        result.source = source
+        return result
+
+    def run_parsed(self, node: object, text: str) -> Result:
+        """Run a statement parsed earlier (the wire protocol's Execute of what Parse parsed)."""
+        from rwalter.frontend.dispatch import run_node
+
+        with self.meta.lock:
+            result = self._guarded(text, lambda: run_node(self, node))
+        result.sql = text
+        return result
+
+    def _guarded(self, text: str, run: Callable[[], Result]) -> Result:
+        self.current_sql = text
+        try:
+            result = run()
         except RwError as err:
             result = Result(error=err)
         except Exception as exc:  # a bug must not become a traceback for the user
             result = Result(
                 error=RwError([f"internal simulator error: {type(exc).__name__}: {exc}"], "bug")
             )
-        result.kind, result.sql, result.line, result.col = unit.kind, unit.text, unit.line, unit.col
-        result.source = source
         if result.error is not None:
             self.last_error = result.error
         return result

@@ -1,1 +1,3 @@
-"""What RisingWave keeps in ``src/common``: plain data shared by frontend and meta."""
+"""What RisingWave keeps in ``src/common`` and its protos' shared enums: plain data and facts both
+the frontend and the meta node use (the fragment graph, rate-limited nodes, object kinds,
+parallelism strategies, Rust numbers)."""

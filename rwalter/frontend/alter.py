@@ -11,10 +11,7 @@ The command tag is the statement type (``ALTER_MATERIALIZED_VIEW`` ...; ``SET_VA
 from __future__ import annotations
 
 from rwalter.errors import (
-    CATALOG_NOT_FOUND,
-    INVALID_PARAMETER,
     UNSUPPORTED_STATEMENT,
-    DryRun,
     MetaError,
     RwError,
     from_meta,
@@ -30,10 +27,7 @@ from rwalter.frontend.binder import (
     resolve_job_for_alter,
     statement_type,
 )
-from rwalter.frontend.dry_run import explain_result
 from rwalter.frontend.hints import add_hints
-from rwalter.meta.catalog import Relation
-from rwalter.meta.node import RATE_LIMIT_NODE_OF_FLAG
 from rwalter.result import Result
 from rwalter.sql import ast
 
@@ -41,8 +35,6 @@ DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the meta, "
     "otherwise, the alter will not take effect."
 )
-RPC_PARALLELISM = "/ddl_service.DdlService/AlterParallelism"
-RPC_BACKFILL = "/ddl_service.DdlService/AlterBackfillParallelism"
 
 
 def _finish(tag: str, plan: dict | None, deferred: bool) -> Result:
@@ -59,17 +51,16 @@ def handle_alter_parallelism(session, node: ast.AlterParallelism) -> Result:
     target = "backfill_parallelism" if backfill else "parallelism"
     rel = resolve_job_for_alter(session, kind, node.this, target)
     value = node.args["expression"]
-    streams = session.meta.streams
+    client = session.client
     try:
         if backfill:
             policy = values.backfill_parallelism_policy(value)
-            plan = streams.reschedule_streaming_job_backfill_parallelism(rel.id, policy, deferred)
+            plan = client.alter_backfill_parallelism(rel.id, policy, deferred)
         else:
             policy = values.job_parallelism_policy(value)
-            plan = streams.reschedule_streaming_job(rel.id, policy, deferred)
+            plan = client.alter_parallelism(rel.id, policy, deferred)
     except MetaError as err:
-        rw = from_meta(err, RPC_BACKFILL if backfill else RPC_PARALLELISM)
-        raise add_hints(session, rw, rel.id) from None
+        raise add_hints(session, from_meta(err, err.rpc), rel.id) from None
     return _finish(statement_type(kind), plan, deferred)
 
 
@@ -77,7 +68,7 @@ def handle_alter_fragment_parallelism(session, node: ast.AlterFragmentParallelis
     ids = [int(e.name) for e in node.expressions]
     policy = values.fragment_parallelism(node.args["expression"])
     value = (False, None) if policy is None else (True, policy.fixed)
-    plan = session.meta.streams.reschedule_fragments(dict.fromkeys(ids, value))
+    plan = session.client.alter_fragment_parallelism(ids, value)
     return Result(tag="ALTER_FRAGMENT", plan=plan)
 
 
@@ -88,19 +79,16 @@ def handle_alter_resource_group(session, node: ast.AlterResourceGroup) -> Result
     group = values.resource_group_value(raw)
     if kind == ast.DATABASE:
         name = object_name(node.this)
-        db = session.meta.catalog.database_by_name(name)
+        db = session.client.catalog.database_by_name(name)
         if db is None:
             raise not_found("database", node.this)
-        session.meta.catalog.set_database_resource_group(db[0], group or "default")
+        session.client.alter_database_resource_group(db[0], group or "default")
         return _finish("ALTER_DATABASE", None, deferred)
     rel = resolve_job_for_alter(session, kind, node.this, "resource group")
     try:
-        plan = session.meta.streams.reschedule_streaming_job(
-            rel.id, None, deferred, resource_group=(group,)
-        )
+        plan = session.client.alter_resource_group(rel.id, group, deferred)
     except MetaError as err:
-        rw = from_meta(err, "/ddl_service.DdlService/AlterResourceGroup")
-        raise add_hints(session, rw, rel.id) from None
+        raise add_hints(session, from_meta(err, err.rpc), rel.id) from None
     return _finish(statement_type(kind), plan, deferred)
 
 
@@ -115,30 +103,20 @@ RATE_LIMIT_ALLOWED = {
     (ast.SINK, "SINK_RATE_LIMIT"),
     (ast.SOURCE, "SOURCE_RATE_LIMIT"),
 }
-# Rate type → the nodes it throttles, as named in rw_rate_limit
-# (src/meta/src/controller/streaming_job.rs:2637-2720: update_*_rate_limit_by_job_id).
-RATE_LIMIT_NODE = {
-    "BACKFILL_RATE_LIMIT": ("STREAM_SCAN", "SOURCE_BACKFILL", "STREAM_CDC_SCAN"),
-    "SOURCE_RATE_LIMIT": ("SOURCE", "FS_FETCH"),
-    "DML_RATE_LIMIT": ("DML",),
-    "SINK_RATE_LIMIT": ("SINK",),
-}
 
 
 def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     kind, rate_type = node.args["kind"], node.args["rate_type"]
     limit = int(node.args["value"])
-    catalog = session.meta.catalog
+    rate = None if limit < 0 else limit  # a negative limit clears it
+    client = session.client
     if kind == ast.FRAGMENT:
         ids = [int(e.name) for e in node.expressions]
         if len(ids) != 1:
             raise invalid_input(
                 "ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
             )
-        frag = catalog.fragment(ids[0])
-        if frag is None:
-            raise MetaError("not_found", f"fragment id not found: {ids[0]}", CATALOG_NOT_FOUND)
-        _throttle(session, [frag], rate_type, limit)
+        client.apply_throttle(rate_type, fragment_id=ids[0], rate=rate)
         return Result(tag="SET_VARIABLE")
     target = "MATERIALIZED VIEW" if kind == ast.VIEW else kind
     if (kind, rate_type) not in RATE_LIMIT_ALLOWED:
@@ -146,11 +124,13 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     if kind == ast.VIEW:
         raise not_implemented("ALTER VIEW SET BACKFILL RATE LIMIT")
     rel = _rate_limit_target(session, kind, rate_type, node.this)
-    _throttle(session, _throttled_fragments(session, rel, rate_type), rate_type, limit)
+    if rate_type == "SOURCE_RATE_LIMIT" and rel.kind == "source" and not rel.is_shared:
+        _check_source_readers(session, rel)
+    client.apply_throttle(rate_type, job_id=rel.id, rate=rate)
     return Result(tag=statement_type(kind))
 
 
-def _rate_limit_target(session, kind: str, rate_type: str, table) -> Relation:
+def _rate_limit_target(session, kind: str, rate_type: str, table):
     """The object an ``ALTER ... SET <type>_RATE_LIMIT`` throttles, found as
     ``handle_alter_streaming_rate_limit`` does (``alter_streaming_rate_limit.rs:29-148``):
 
@@ -202,28 +182,18 @@ def _rate_limit_target(session, kind: str, rate_type: str, table) -> Relation:
     return rel
 
 
-def _throttled_fragments(session, rel: Relation, rate_type: str) -> list:
-    """The fragments meta updates. A source's limit reaches its own job (a table with a
-    connector, a shared source) or, for a non-shared source, the jobs reading it, and fails when
-    there is none (``update_source_rate_limit_by_source_id``, ``streaming_job.rs:2358-2410``)."""
-    catalog = session.meta.catalog
-    if rate_type != "SOURCE_RATE_LIMIT" or rel.kind != "source" or rel.is_shared:
-        return catalog.fragments_of_job(rel.id)
-    readers = [d for d in catalog.dependents(rel.id) if catalog.job(d.id) is not None]
-    if not readers:
-        raise MetaError(
-            "invalid_parameter",
-            f"Invalid parameter: source id {rel.id} not used by any streaming job",
-            INVALID_PARAMETER,
-        )
-    fragments = []
-    for job in readers:
+def _check_source_readers(session, rel) -> None:
+    """A non-shared source's limit reaches the Source nodes of the jobs reading it (meta,
+    ``streaming_job.rs:2358-2410``). Which Source node reads which source is not kept per
+    fragment, so a reader of several sources is refused rather than guessed."""
+    catalog = session.client.catalog
+    for job in catalog.dependents(rel.id):
         others = [
             d
             for d in job.depends_on
             if d != rel.id and (o := catalog.relation(d)) is not None and o.kind == "source"
         ]
-        if others:  # which Source node reads which source is not kept per fragment
+        if catalog.job(job.id) is not None and others:
             raise RwError(
                 [
                     f"rwalter does not simulate ALTER SOURCE on a non-shared source read by a "
@@ -231,55 +201,6 @@ def _throttled_fragments(session, rel: Relation, rate_type: str) -> list:
                 ],
                 UNSUPPORTED_STATEMENT,
             )
-        fragments += [f for f in catalog.fragments_of_job(job.id) if "SOURCE" in f.flags]
-    return fragments
-
-
-def _throttle(session, fragments, rate_type: str, limit: int) -> None:
-    """Set (or, for a negative ``limit``, clear) the rate limit of every matching node of the
-    fragments; other nodes in the same fragment keep theirs (``streaming_job.rs:2637-2720``)."""
-    nodes = RATE_LIMIT_NODE[rate_type]
-    stored = None if limit < 0 else limit
-    catalog = session.meta.catalog
-    for f in fragments:
-        hit = [
-            RATE_LIMIT_NODE_OF_FLAG[flag]
-            for flag in f.flags
-            if RATE_LIMIT_NODE_OF_FLAG.get(flag) in nodes
-        ]
-        if not hit:
-            continue
-        limits = {
-            n: v for n, v in zip(f.rate_limit_nodes, f.rate_limits, strict=True) if n not in hit
-        }
-        if stored is not None:
-            limits.update(dict.fromkeys(hit, stored))
-        order = list(RATE_LIMIT_NODE_OF_FLAG.values())
-        kept = sorted(limits, key=order.index)
-        catalog.update_fragment(
-            f.fragment_id, rate_limit_nodes=kept, rate_limits=[limits[n] for n in kept]
-        )
-        if rate_type == "BACKFILL_RATE_LIMIT":
-            catalog.update_job(f.job_id, backfill_rate_limit=stored)
-
-
-def handle_explain_alter(session, node: ast.ExplainAlter) -> Result:
-    """rwalter's dry run: every check and the plan, then roll everything back."""
-    from rwalter.frontend.dispatch import handler_for
-
-    inner = node.this
-    handler, rpc = handler_for(type(inner))
-    catalog = session.meta.catalog
-    catalog.dry_run = True  # no commit point may persist anything
-    try:
-        result = handler(session, inner)
-    except MetaError as err:
-        result = Result(error=from_meta(err, rpc or RPC_PARALLELISM))
-    except RwError as err:
-        result = Result(error=err)
-    finally:
-        catalog.dry_run = False
-    raise DryRun(explain_result(result, deferred=bool(inner.args.get("deferred"))))
 
 
 __all__ = ["DEFERRED_NOTICE"]

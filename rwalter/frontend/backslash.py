@@ -50,7 +50,7 @@ def _int(text: str, what: str) -> int:
 
 def _worker(session, text: str) -> int:
     worker_id = _int(text, "worker id")
-    w = session.meta.catalog.worker(worker_id)
+    w = session.client.catalog.worker(worker_id)
     if w is None or w.type != "WORKER_TYPE_COMPUTE_NODE":
         raise _error(f"no compute node with id {worker_id}")
     return worker_id
@@ -59,7 +59,7 @@ def _worker(session, text: str) -> int:
 def cmd_sleep(session, args: list[str]) -> Result:
     if len(args) != 1:
         raise _error("usage: \\sleep DURATION (5, 5s, 250ms, 2min)")
-    session.meta.barrier.advance(parse_duration(args[0]))
+    session.client.advance_clock(parse_duration(args[0]))
     return Result()
 
 
@@ -79,15 +79,15 @@ def cmd_worker(session, args: list[str]) -> Result:
     if not args:
         raise _error("usage: \\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS")
     verb, rest = args[0].lower(), args[1:]
-    meta = session.meta
+    client = session.client
     if verb == "add" and len(rest) in (1, 2):
         slots = _int(rest[0], "slot count")
-        worker_id, plan = meta.add_worker(slots, rest[1] if len(rest) == 2 else "default")
+        worker_id, plan = client.add_worker_node(slots, rest[1] if len(rest) == 2 else "default")
         return _event(f"compute node {worker_id} joined with {_slots(slots)}", plan)
     if verb == "kill" and len(rest) == 1:
         worker_id = _worker(session, rest[0])
         try:
-            plan = meta.kill_worker(worker_id)
+            plan = client.kill_worker(worker_id)
         except MetaError as err:
             if err.code != NO_WORKERS:
                 raise
@@ -99,11 +99,11 @@ def cmd_worker(session, args: list[str]) -> Result:
             ) from None
         return _event(f"compute node {rest[0]} is down; the cluster recovered", plan)
     if verb == "restart" and len(rest) == 1:
-        plan = meta.restart_worker(_worker(session, rest[0]))
+        plan = client.restart_worker(_worker(session, rest[0]))
         return _event(f"compute node {rest[0]} is running again", plan)
     if verb == "set" and len(rest) == 2:
         slots = _int(rest[1], "slot count")
-        plan = meta.set_worker_slots(_worker(session, rest[0]), slots)
+        plan = client.set_worker_slots(_worker(session, rest[0]), slots)
         return _event(f"compute node {rest[0]} now has {_slots(slots)}", plan)
     raise _error("usage: \\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS")
 
@@ -122,7 +122,7 @@ def _event(what: str, plan: dict | None) -> Result:
 def cmd_meta(session, args: list[str]) -> Result:
     """``\\meta set KEY VALUE``: a meta-node setting (RisingWave's meta config file)."""
     if len(args) == 3 and args[0] == "set" and args[1] == "disable_automatic_parallelism_control":
-        session.meta.catalog.set_info(f"meta.{args[1]}", args[2].lower())
+        session.client.set_meta_config(args[1], args[2].lower())
         return Result(text=f"meta: {args[1]} = {args[2].lower()}\n")
     raise _error("usage: \\meta set disable_automatic_parallelism_control true|false")
 
@@ -237,6 +237,6 @@ def run_backslash(session, line: str) -> Result:
         raise _error("empty backslash command; \\? lists them")
     command = COMMANDS.get(name)
     if command is None:
-        raise _error(f"invalid command \\{name}; \\? lists the commands")
+        raise _error(f"invalid command \\{name}. Try \\? for help.")
     _, args = parse_backslash(line, keep_quotes=command.sql_names)
     return command.run(session, args)

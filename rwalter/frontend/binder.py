@@ -13,8 +13,9 @@ from collections.abc import Sequence
 
 from sqlglot import exp
 
+from rwalter.common.catalog import KINDS, ObjectKind
 from rwalter.errors import QUERY, RwError, catalog_error, invalid_input
-from rwalter.meta.catalog import Relation
+from rwalter.meta.client import Relation
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql
 
@@ -31,8 +32,6 @@ ALTER_LOOKUP: dict[str, tuple[tuple[str, ...], str, str]] = {
     ast.SOURCE: (("source",), "source", "ALTER_SOURCE"),
 }
 
-# Catalog kind → proto ``TableType`` name used in type-mismatch texts (``proto/catalog.proto:405-412``).
-TABLE_TYPE = {"table": "TABLE", "materialized view": "MATERIALIZED_VIEW", "index": "INDEX"}
 # The kind each ALTER statement expects among table-like relations.
 EXPECTED_KIND = {ast.TABLE: "table", ast.MATERIALIZED_VIEW: "materialized view", ast.INDEX: "index"}
 
@@ -85,7 +84,7 @@ def bind_columns(exprs: Sequence[exp.Expression], columns: Sequence[str]) -> lis
 
 
 def find_relation(session, name: str, kinds: tuple[str, ...]) -> Relation | None:
-    rel = session.meta.catalog.relation_by_name(name)
+    rel = session.client.catalog.relation_by_name(name)
     if rel is not None and rel.kind in kinds:
         return rel
     return None
@@ -101,7 +100,7 @@ def resolve_job_for_alter(session, kind: str, table, alter_target: str) -> Relat
     expected = EXPECTED_KIND.get(kind)
     if expected is not None and rel.kind != expected:
         raise invalid_input(
-            f"cannot alter {alter_target} of {TABLE_TYPE[rel.kind]} {name} by {stmt}"
+            f"cannot alter {alter_target} of {KINDS[ObjectKind(rel.kind)].table_type} {name} by {stmt}"
         )
     if kind == ast.SOURCE and not rel.is_shared:
         raise invalid_input(

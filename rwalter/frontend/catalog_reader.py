@@ -39,7 +39,7 @@ DATABASE_ID = 1
 
 def schema_names(session) -> tuple[str, ...]:
     """The schemas of the current database: its four own and those CREATE SCHEMA made."""
-    return SYSTEM_SCHEMAS + tuple(n for _, n in session.meta.catalog.user_schemas(DATABASE_ID))
+    return SYSTEM_SCHEMAS + tuple(n for _, n in session.client.catalog.user_schemas(DATABASE_ID))
 
 
 def resolve_schema_qualified_name(table: exp.Expression) -> tuple[str | None, str]:
@@ -105,14 +105,14 @@ def unqualify_user_relations(session, node: exp.Expression) -> exp.Expression:
 
 def is_created(session, rel: Relation) -> bool:
     """``stream_job_status == Created``; objects without a job (views, plain sources) are."""
-    job = session.meta.catalog.job(rel.id)
+    job = session.client.catalog.job(rel.id)
     return job is None or job.status == "CREATED"
 
 
 def find_relation(session, name: str, schema: str | None = None) -> Relation | None:
     """The relation named ``name`` in the schema path (any kind)."""
     path = schema_path(session, schema)
-    rel = session.meta.catalog.relation_by_name(name)
+    rel = session.client.catalog.relation_by_name(name)
     if rel is None or rel.schema_name not in path:
         return None
     return rel

@@ -14,12 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rwalter.frontend.values import (
-    ConfigParallelism,
-    ConfigParallelismError,
-    RustParseIntError,
-    parse_rust_int,
-)
+from rwalter.common.parallelism import ConfigParallelism, ConfigParallelismError
+from rwalter.common.rust_num import RustParseIntError, parse_rust_int
 
 VNODE_MAX_COUNT = 32768  # VirtualNode::MAX_COUNT
 

@@ -40,6 +40,8 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
+from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
+from rwalter.common.rate_limit import CREATE_OPTION_NODE
 from rwalter.errors import (
     CATALOG_EXISTS,
     INVALID_PARAMETER,
@@ -56,24 +58,14 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
-from rwalter.frontend.query import create_query_storage, query_width, storage_name
+from rwalter.frontend.query import create_query_storage, query_width
 from rwalter.frontend.views import inline_views, referenced_relations, renamed
 from rwalter.frontend.windows import bind_window_calls
-from rwalter.meta.catalog import Relation
-from rwalter.meta.node import JobSpec
+from rwalter.meta.client import BatchClient, JobSpec, Relation, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import to_sql
 
-# Catalog kind → the word RisingWave uses in "<kind> named x already exists".
-KIND_WORD = {
-    "table": "table",
-    "materialized view": "materialized view",
-    "sink": "sink",
-    "index": "index",
-    "source": "source",
-    "view": "view",
-}
 # WITH keys a CREATE MATERIALIZED VIEW accepts (``create_mv.rs:358-370``).
 MV_OPTIONS = {
     "backfill_rate_limit",
@@ -84,20 +76,6 @@ MV_OPTIONS = {
     "cloud.serverless_backfill_enabled",
     "refresh_interval_sec",
     "backfill_order",
-}
-RATE_LIMIT_OPTIONS = (
-    "backfill_rate_limit",
-    "source_rate_limit",
-    "dml_rate_limit",
-    "sink_rate_limit",
-)
-# Each overwrite option → the nodes that take it when the job is planned: backfill_rate_limit
-# reaches StreamScan, SourceBackfill (``stream_source_scan.rs:141``) and StreamCdcScan.
-RATE_LIMIT_NODE = {
-    "backfill_rate_limit": ("STREAM_SCAN", "SOURCE_BACKFILL", "STREAM_CDC_SCAN"),
-    "source_rate_limit": ("SOURCE",),
-    "dml_rate_limit": ("DML",),
-    "sink_rate_limit": ("SINK",),
 }
 
 
@@ -119,7 +97,7 @@ def check_name_free(
     ``root_catalog.rs:1063-1111``). ``IF NOT EXISTS`` on a created relation is a notice; on a
     job still being created the frontend lets the statement through, so it returns that job's
     relation for :func:`_duplicate_under_creation`, which does what meta does."""
-    rel = session.meta.catalog.relation_by_name(name)
+    rel = session.client.catalog.relation_by_name(name)
     if rel is None:
         _check_storage_name_free(session, name)
         return None
@@ -131,15 +109,15 @@ def check_name_free(
             ],
             UNSUPPORTED_STATEMENT,
         )
-    job = session.meta.catalog.job(rel.id)
-    creating = job is not None and job.status != "CREATED"
+    job = session.client.catalog.job(rel.id)
+    creating = job is not None and job.status != JobStatus.CREATED
     if exists_ok and creating:
         return rel
     if exists_ok:
         return Result(notices=[f'relation "{name}" already exists, skipping'])
     suffix = " and is still being created" if creating else ""
     raise RwError(
-        ["Catalog error", f"{KIND_WORD[rel.kind]} named {name} already exists{suffix}"],
+        ["Catalog error", f"{rel.kind} named {name} already exists{suffix}"],
         CATALOG_EXISTS,
     )
 
@@ -154,18 +132,18 @@ def _duplicate_under_creation(session, rel: Relation, tag: str) -> Result:
     foreground statement waits for it to finish while a background one returns at once; no
     notice either way."""
     if not (session.config.background_ddl and tag in _BACKGROUND_CAPABLE):
-        session.meta.wait_job(rel.id)
+        session.client.wait(rel.id)
     return Result(tag=tag)
 
 
 def _check_storage_name_free(session, name: str) -> None:
     """RisingWave keeps ``t`` and ``"T"`` apart; DuckDB, which holds rwalter's rows, does not.
     Refuse the second of two names that differ only in case, instead of mixing their rows."""
-    other = session.meta.catalog.relation_by_folded_name(name)
+    other = session.client.catalog.folded_name_taken(name)
     if other is not None:
         raise RwError(
             [
-                f'rwalter cannot hold both "{other.name}" and "{name}": it keeps relations in DuckDB, '
+                f'rwalter cannot hold both "{other}" and "{name}": it keeps relations in DuckDB, '
                 "whose names ignore case (RisingWave would create it)"
             ],
             UNSUPPORTED_STATEMENT,
@@ -185,9 +163,9 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
                 return _duplicate_under_creation(session, found, tag)
             result = found or fn(session, node, name)
             result.tag = tag
-            created = session.meta.catalog.relation_by_name(name)
+            created = session.client.catalog.relation_by_name(name)
             if created is not None and created.schema_name != schema:
-                session.meta.catalog.set_relation_schema(created.id, schema)
+                session.client.place_in_schema(created.id, schema)
             return result
 
         return handler
@@ -212,7 +190,7 @@ def relation_info(session, rel: Relation) -> fragmenter.RelationInfo:
 
 def lookup_for(session):
     def lookup(name: str) -> fragmenter.RelationInfo | None:
-        rel = session.meta.catalog.relation_by_name(name)  # already its real_value
+        rel = session.client.catalog.relation_by_name(name)  # already its real_value
         if rel is None or rel.kind in ("sink", "view"):
             return None
         return relation_info(session, rel)
@@ -284,20 +262,14 @@ def submit(
     policy = values.resolve_create_parallelism(cfg, kind)
     backfill = values.resolve_backfill_parallelism(cfg, graph.has_backfill)
     limits: dict[str, int] = {}
-    for opt in RATE_LIMIT_OPTIONS:
+    for opt in CREATE_OPTION_NODE:
         value = int(options[opt]) if opt in options else int(cfg.get(opt))
         if value >= 0:
-            limits.update(dict.fromkeys(RATE_LIMIT_NODE[opt], value))
+            limits.update(dict.fromkeys(CREATE_OPTION_NODE[opt], value))
     scanned = sorted(
         {e.relation_id for e in graph.external_edges if e.dispatcher != "NO_SHUFFLE"}
         | {s for f in graph.fragments if "STREAM_SCAN" in f.flags for s in f.scans}
     )
-    catalog = session.meta.catalog
-    rows = 0
-    for rel_id in scanned:
-        up = catalog.relation(rel_id)
-        if up is not None and up.kind in ("table", "materialized view"):
-            rows += catalog.row_count(f"{storage_name(up.name)}")
     rel.depends_on = sorted(
         {e.relation_id for e in graph.external_edges} | set(scanned) | set(views or ())
     )
@@ -316,7 +288,6 @@ def submit(
         resource_group=options.get("resource_group"),
         rate_limits=limits,
     )
-    started = session.meta.catalog.clock_ms
     if serverless:  # validate_serverless_backfill_enabled (ddl_controller.rs:389-404)
         raise MetaError(
             "invalid_parameter",
@@ -324,10 +295,10 @@ def submit(
             "https://cloud.risingwave.com/auth/signup to try this feature",
             INVALID_PARAMETER,
         )
-    job_id = session.meta.create_streaming_job(spec, rel, rows)
-    if not background:
-        session.meta.wait_job(job_id)
-    return job_id, long_running_notice(session, kind, session.meta.catalog.clock_ms - started)
+    job_id, elapsed_ms = getattr(session.client, KINDS[ObjectKind(kind)].create_rpc)(
+        rel, spec, scanned
+    )
+    return job_id, long_running_notice(session, kind, elapsed_ms)
 
 
 def _resolve_resource_type(session, options: dict[str, str]) -> bool:
@@ -377,7 +348,7 @@ def _check_eowc_watermark(session, query: exp.Expression) -> None:
     from rwalter.sql.dialect import parse_statement
     from rwalter.sql.dialect.time_windows import window_call, window_relation
 
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     for table in query.find_all(exp.Table):
         window = window_call(table)
         name = window_relation(window[1]) if window else object_name(table)
@@ -404,11 +375,11 @@ def _background(session, graph) -> bool:
 def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     options = options_of(node)
     connector = options.get("connector")
-    catalog = session.meta.catalog
+    batch = session.client.batch
     if node.args.get("query") is not None:
         query = node.args["query"]
         bind_window_calls(session, query)
-        create_query_storage(catalog, name, query, "TABLE")  # binds before planning
+        create_query_storage(batch, name, query, "TABLE")  # binds before planning
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         rel = new_relation(name, "table", _definition(session, node), graph)
         submit(session, rel, graph, "table", rel.definition, background=False)
@@ -440,7 +411,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         column_types=types,
         connector=connector,
     )
-    create_storage(catalog, name, cols, types)
+    create_storage(batch, name, cols, types)
     submit(session, rel, graph, "table", rel.definition, background=False, options=options)
     return Result(tag="CREATE_TABLE")
 
@@ -461,7 +432,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     if node.args.get("emit") == "ON WINDOW CLOSE":
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
-    create_query_storage(session.meta.catalog, name, query)
+    create_query_storage(session.client.batch, name, query)
     planned, view_ids = inline_views(session, query)
     view_ids += [r.id for r in referenced_relations(session, planned)]
     cfg = session.config
@@ -492,11 +463,10 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
 @creates("CREATE_SINK")
 def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
     options = options_of(node)
-    catalog = session.meta.catalog
     into = None
     if node.args.get("into") is not None:
         target_name = object_name(node.args["into"])
-        target = catalog.relation_by_name(target_name)
+        target = session.client.catalog.relation_by_name(target_name)
         if target is None or target.kind != "table":
             raise not_found("table", node.args["into"])
         into = relation_info(session, target)
@@ -549,7 +519,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
 @creates("CREATE_INDEX")
 def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     table_name = object_name(node.args["table"])
-    table = session.meta.catalog.relation_by_name(table_name)
+    table = session.client.catalog.relation_by_name(table_name)
     if table is None or table.kind not in ("table", "materialized view"):
         raise not_found("table", node.args["table"])
     columns = table.columns
@@ -595,11 +565,9 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
         connector=connector.upper() or None,
         is_shared=shared,
     )
-    catalog = session.meta.catalog
-    create_storage(catalog, name, cols, types)
+    create_storage(session.client.batch, name, cols, types)
     if graph is None:
-        rel.id = catalog.next_ids("object")
-        catalog.insert_relation(rel)
+        session.client.create_source(rel)
     else:
         submit(session, rel, graph, "source", rel.definition, background=False, options=options)
     return Result(tag="CREATE_SOURCE")
@@ -610,36 +578,35 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     """``handle_create_view`` (``create_view.rs:30-130``): the name check comes first (before
     binding, unlike CREATE MATERIALIZED VIEW), then the query is bound; a column list must
     match the query's columns."""
-    catalog = session.meta.catalog
+    batch = session.client.batch
     query = node.args["query"]
     bind_window_calls(session, query)
     columns = node.args.get("columns")
     if columns:
-        width = query_width(catalog, query)
+        width = query_width(batch, query)
         if width != len(columns):
             raise RwError(  # create_view.rs:75-80
                 ["internal error: view has different number of columns than the query's columns"],
                 QUERY,
             )
-    create_query_storage(catalog, name, renamed(query, columns, name))
+    create_query_storage(batch, name, renamed(query, columns, name))
     rel = new_relation(name, "view", _definition(session, node), None)
     # Its dependencies: the views it reads and what their queries read (``create_view.rs``).
     inlined, view_ids = inline_views(session, query)
     rel.depends_on = sorted({*view_ids, *(r.id for r in referenced_relations(session, inlined))})
-    rel.id = catalog.next_ids("object")
-    catalog.insert_relation(rel)
+    session.client.create_view(rel)
     return Result(tag="CREATE_VIEW")
 
 
 def handle_create_database(session, node: ast.CreateDatabase) -> Result:
     name = object_name(node.this)
-    catalog = session.meta.catalog
-    if catalog.database_by_name(name) is not None:
+    client = session.client
+    if client.catalog.database_by_name(name) is not None:
         if node.args.get("exists"):
             return Result(tag="CREATE_DATABASE")
         raise RwError(["Catalog error", f"database named {name} already exists"], CATALOG_EXISTS)
     group = node.args.get("resource_group")
-    catalog.insert_database(
+    client.create_database(
         name, (values.resource_group_value(group) if group else None) or "default"
     )
     return Result(tag="CREATE_DATABASE")
@@ -656,13 +623,13 @@ def _definition(session, node) -> str:
         return session.current_sql
 
 
-def create_storage(catalog, name: str, cols: list[str], types: list[str]) -> None:
+def create_storage(batch: BatchClient, name: str, cols: list[str], types: list[str]) -> None:
     """The DuckDB table holding a table's (or source's) rows; a column-less table gets the hidden
     ``_row_id`` RisingWave gives it."""
     ddl = ", ".join(
         '"' + c.replace('"', '""') + f'" {_duck_type(t)}' for c, t in zip(cols, types, strict=True)
     )
-    catalog.users.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+    batch.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
 
 
 def _duck_type(rw_type: str) -> str:

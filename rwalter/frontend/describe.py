@@ -11,11 +11,13 @@ query, so the answer never disagrees with ``SELECT``.
 
 from __future__ import annotations
 
+from rwalter.common.catalog import KINDS as OBJECT_KINDS
+from rwalter.common.catalog import ObjectKind
 from rwalter.errors import SIMULATOR, RwError
 from rwalter.frontend.query import run_duck
 from rwalter.result import Result
 
-ALL_KINDS = ("table", "materialized view", "view", "index", "sink", "source")
+ALL_KINDS = tuple(ObjectKind)
 
 # The \d commands: name -> the relation kinds they list or describe.
 KINDS: dict[str, tuple[str, ...]] = {
@@ -26,16 +28,6 @@ KINDS: dict[str, tuple[str, ...]] = {
     "di": ("index",),
     "ds": ("sink",),
     "dS": ("source",),
-}
-
-# psql's titles for one relation (describe.c: "Table", "Materialized view", ...).
-_TITLES = {
-    "table": "Table",
-    "materialized view": "Materialized view",
-    "view": "View",
-    "index": "Index",
-    "sink": "Sink",
-    "source": "Source",
 }
 
 
@@ -89,7 +81,7 @@ def describe(session, name: str, kinds: tuple[str, ...]) -> Result:
         "FROM information_schema.columns "
         f"WHERE table_schema = 'main' AND table_name = {_literal(bare)} ORDER BY ordinal_position",
     )
-    title = f'{_TITLES[kind]} "public.{bare}"'
+    title = f'{OBJECT_KINDS[ObjectKind(kind)].title} "public.{bare}"'
     if not result.rows:  # indexes and sinks keep no rows of their own here: the title alone
         result = Result(text=title + "\n")
     result.tag, result.text = None, title
@@ -143,11 +135,11 @@ def _rederived_lines(session, job_id: int) -> list[str]:
     """For a cluster loaded from a snapshot: which of the job's facts rwalter re-derived."""
     import json
 
-    try:
-        rederived = json.loads(session.meta.catalog.info("live.rederived"))
-    except KeyError:
+    recorded = session.client.catalog.live_info("rederived")
+    if recorded is None:
         return []
-    mine = {f.fragment_id for f in session.meta.catalog.fragments_of_job(job_id)}
+    rederived = json.loads(recorded)
+    mine = {f.fragment_id for f in session.client.catalog.fragments_of_job(job_id)}
     out = []
     for what, fragments in sorted(rederived.items()):
         hit = sorted(mine & set(fragments))

@@ -1,9 +1,10 @@
 """Statement dispatch: parse one statement, bind it to its handler, run it in one transaction.
 
-Models ``src/frontend/src/handler/mod.rs`` (``handle``): one table from statement node to handler
-and, for meta RPCs, the RPC path used in RisingWave's error chain. A handler returns a
-:class:`~rwalter.result.Result`; a :class:`~rwalter.errors.MetaError` from the meta node becomes
-the frontend error RisingWave shows for that RPC (``rwalter.errors.from_meta``).
+Models ``src/frontend/src/handler/mod.rs`` (``handle``): one table from statement node to
+handler. A handler returns a :class:`~rwalter.result.Result`; a
+:class:`~rwalter.errors.MetaError` from the meta node becomes the frontend error RisingWave shows
+for the RPC it was raised in (``rwalter.errors.from_meta``; the meta client names the RPC).
+rwalter's ``EXPLAIN ALTER`` runs its ALTER in the meta client's dry-run transaction.
 """
 
 from __future__ import annotations
@@ -17,83 +18,67 @@ from sqlglot import exp
 from rwalter.errors import (
     PARSE_ERROR,
     UNSUPPORTED_STATEMENT,
-    DryRun,
     MetaError,
     RwError,
     from_meta,
     not_implemented,
 )
-from rwalter.frontend.dry_run import invalid_explain
+from rwalter.frontend.dry_run import explain_result, invalid_explain
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import SqlParseError, parse_statement
 
 Handler = Callable[..., Result]
 
-# Statement node → ((handler module, function), meta RPC it calls, if any). Handler modules are
-# imported on first use: `rwalter -c "SHOW JOBS"` should not pay for the fragmenter.
-HANDLERS: dict[type, tuple[tuple[str, str], str | None]] = {
-    ast.AlterParallelism: (("alter", "handle_alter_parallelism"), None),
-    ast.AlterFragmentParallelism: (
-        ("alter", "handle_alter_fragment_parallelism"),
-        "/ddl_service.DdlService/AlterFragmentParallelism",
-    ),
-    ast.AlterResourceGroup: (
-        ("alter", "handle_alter_resource_group"),
-        "/ddl_service.DdlService/AlterResourceGroup",
-    ),
-    ast.AlterRateLimit: (
-        ("alter", "handle_alter_rate_limit"),
-        "/stream_service.StreamManagerService/ApplyThrottle",
-    ),
-    ast.ExplainAlter: (("alter", "handle_explain_alter"), None),
-    ast.ShowJobs: (("jobs", "handle_show_jobs"), None),
-    ast.ShowObjects: (("show", "handle_show_objects"), None),
-    ast.ShowCreate: (("show", "handle_show_create"), None),
-    ast.CancelJobs: (("jobs", "handle_cancel"), "/ddl_service.DdlService/CancelCreatingJobs"),
-    ast.Wait: (("jobs", "handle_wait"), "/ddl_service.DdlService/Wait"),
-    ast.Recover: (("jobs", "handle_recover"), "/stream_service.StreamManagerService/Recover"),
-    ast.Flush: (("jobs", "handle_flush"), None),
-    ast.SetVariable: (("variables", "handle_set"), None),
-    ast.ResetVariable: (("variables", "handle_reset"), None),
-    ast.ShowVariable: (("variables", "handle_show"), None),
-    ast.AlterSystemSet: (
-        ("variables", "handle_alter_system"),
-        "/meta.SystemParamsService/SetSystemParam",
-    ),
-    ast.CreateTable: (("create", "handle_create_table"), "/ddl_service.DdlService/CreateTable"),
-    ast.CreateMaterializedView: (
-        ("create", "handle_create_mv"),
-        "/ddl_service.DdlService/CreateMaterializedView",
-    ),
-    ast.CreateSink: (("create", "handle_create_sink"), "/ddl_service.DdlService/CreateSink"),
-    ast.CreateIndex: (("create", "handle_create_index"), "/ddl_service.DdlService/CreateIndex"),
-    ast.CreateSource: (("create", "handle_create_source"), "/ddl_service.DdlService/CreateSource"),
-    ast.CreateView: (("create", "handle_create_view"), "/ddl_service.DdlService/CreateView"),
-    ast.CreateDatabase: (
-        ("create", "handle_create_database"),
-        "/ddl_service.DdlService/CreateDatabase",
-    ),
-    ast.CreateSchema: (("schemas", "handle_create_schema"), "/ddl_service.DdlService/CreateSchema"),
-    ast.DropObject: (("drop", "handle_drop"), "/ddl_service.DdlService/DropMaterializedView"),
-    exp.Select: (("query", "handle_query"), None),
-    exp.Union: (("query", "handle_query"), None),
-    exp.Intersect: (("query", "handle_query"), None),
-    exp.Except: (("query", "handle_query"), None),
-    exp.Values: (("query", "handle_query"), None),
-    exp.Subquery: (("query", "handle_query"), None),
-    exp.Insert: (("query", "handle_dml"), None),
-    exp.Update: (("query", "handle_dml"), None),
-    exp.Delete: (("query", "handle_dml"), None),
+# Statement node → (handler module, function). Handler modules are imported on first use:
+# `rwalter -c "SHOW JOBS"` should not pay for the fragmenter.
+HANDLERS: dict[type, tuple[str, str]] = {
+    ast.AlterParallelism: ("alter", "handle_alter_parallelism"),
+    ast.AlterFragmentParallelism: ("alter", "handle_alter_fragment_parallelism"),
+    ast.AlterResourceGroup: ("alter", "handle_alter_resource_group"),
+    ast.AlterRateLimit: ("alter", "handle_alter_rate_limit"),
+    ast.ShowJobs: ("jobs", "handle_show_jobs"),
+    ast.ShowObjects: ("show", "handle_show_objects"),
+    ast.ShowCreate: ("show", "handle_show_create"),
+    ast.CancelJobs: ("jobs", "handle_cancel"),
+    ast.Wait: ("jobs", "handle_wait"),
+    ast.Recover: ("jobs", "handle_recover"),
+    ast.Flush: ("jobs", "handle_flush"),
+    ast.Begin: ("transaction", "handle_begin"),
+    ast.Commit: ("transaction", "handle_commit"),
+    ast.SetTransaction: ("transaction", "handle_set_transaction"),
+    ast.CopyTo: ("query", "handle_copy"),
+    ast.SetVariable: ("variables", "handle_set"),
+    ast.ResetVariable: ("variables", "handle_reset"),
+    ast.ShowVariable: ("variables", "handle_show"),
+    ast.AlterSystemSet: ("variables", "handle_alter_system"),
+    ast.CreateTable: ("create", "handle_create_table"),
+    ast.CreateMaterializedView: ("create", "handle_create_mv"),
+    ast.CreateSink: ("create", "handle_create_sink"),
+    ast.CreateIndex: ("create", "handle_create_index"),
+    ast.CreateSource: ("create", "handle_create_source"),
+    ast.CreateView: ("create", "handle_create_view"),
+    ast.CreateDatabase: ("create", "handle_create_database"),
+    ast.CreateSchema: ("schemas", "handle_create_schema"),
+    ast.DropObject: ("drop", "handle_drop"),
+    exp.Select: ("query", "handle_query"),
+    exp.Union: ("query", "handle_query"),
+    exp.Intersect: ("query", "handle_query"),
+    exp.Except: ("query", "handle_query"),
+    exp.Values: ("query", "handle_query"),
+    exp.Subquery: ("query", "handle_query"),
+    exp.Insert: ("query", "handle_dml"),
+    exp.Update: ("query", "handle_dml"),
+    exp.Delete: ("query", "handle_dml"),
 }
 
 
-def handler_for(node_type: type) -> tuple[Handler, str | None] | None:
-    """The handler function and RPC path of a statement node type (its nearest base wins)."""
+def handler_for(node_type: type) -> Handler | None:
+    """The handler function of a statement node type (its nearest base wins)."""
     for cls in node_type.__mro__:
         if cls in HANDLERS:
-            (module, function), rpc = HANDLERS[cls]
-            return getattr(importlib.import_module(f"rwalter.frontend.{module}"), function), rpc
+            module, function = HANDLERS[cls]
+            return getattr(importlib.import_module(f"rwalter.frontend.{module}"), function)
     return None
 
 
@@ -148,34 +133,61 @@ def unmodelled(node: exp.Expression) -> RwError:
 
 
 _EXPLAIN_ALTER = re.compile(r"\s*EXPLAIN\s+ALTER\b", re.IGNORECASE)
+# The RPC named when a MetaError escapes outside any meta-client call (a bug to fix).
+UNKNOWN_RPC = "/ddl_service.DdlService/Unknown"
+
+
+def _bound(node: exp.Expression) -> Handler:
+    handler = handler_for(type(node))
+    if handler is None:
+        raise unmodelled(node)
+    return handler
 
 
 def run_statement(session, text: str) -> Result:
     """Parse, bind and run one SQL statement."""
     try:
         node = parse(text)
-        entry = handler_for(type(node))
-        if entry is None:
-            raise unmodelled(node)
+        _bound(node.this if isinstance(node, ast.ExplainAlter) else node)
     except RwError as err:
         if _EXPLAIN_ALTER.match(text):  # still a dry run's record: it says it would fail
             return invalid_explain(Result(error=err))
         raise
-    handler, rpc = entry
+    return run_node(session, node)
+
+
+def run_node(session, node: exp.Expression) -> Result:
+    """Bind and run one parsed statement (the wire's Execute runs what Parse parsed)."""
+    from rwalter.frontend.transaction import check_write
+
+    if isinstance(node, ast.ExplainAlter):
+        return explain_alter(session, node.this, _bound(node.this))
+    handler = _bound(node)
+    check_write(session, node)
     session.catch_up()
-    catalog = session.meta.catalog
     try:
-        with catalog.transaction():
+        with session.client.transaction():
             return handler(session, node)
-    except DryRun as dry:  # EXPLAIN ALTER: everything it did is rolled back
-        return dry.result
     except MetaError as err:
-        raise from_meta(err, rpc or "/ddl_service.DdlService/Unknown") from None
+        raise from_meta(err, err.rpc or UNKNOWN_RPC) from None
+
+
+def explain_alter(session, inner: exp.Expression, handler: Handler) -> Result:
+    """rwalter's dry run: every check and the plan of the ALTER, then everything rolled back."""
+    session.catch_up()
+    with session.client.transaction(dry_run=True):
+        try:
+            result = handler(session, inner)
+        except MetaError as err:
+            result = Result(error=from_meta(err, err.rpc or UNKNOWN_RPC))
+        except RwError as err:
+            result = Result(error=err)
+    return explain_result(result, deferred=bool(inner.args.get("deferred")))
 
 
 def run_meta_command(session, line: str) -> Result:
     from rwalter.frontend.backslash import run_backslash
 
     session.catch_up()
-    with session.meta.catalog.transaction():
+    with session.client.transaction():
         return run_backslash(session, line)

@@ -29,6 +29,9 @@ MV are dropped with it)
 
 Dropping a creating job cancels it (``ddl_controller.rs:1869-1909``); ``CASCADE`` removes
 everything that depends on the object, views included.
+
+The frontend resolves the name and its kind and calls the kind's drop RPC; the cascade, the
+dependents check and the cancel of a creating job are meta's (``rwalter.meta.ddl_controller``).
 """
 
 from __future__ import annotations
@@ -36,11 +39,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rwalter.errors import CATALOG_NOT_FOUND, PERMISSION_DENIED, RwError
+from rwalter.common.catalog import KINDS, ObjectKind
+from rwalter.errors import CATALOG_NOT_FOUND, RwError
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
-from rwalter.frontend.query import storage_name
-from rwalter.meta.catalog import Relation
+from rwalter.meta.client import Relation
 from rwalter.result import Result
 from rwalter.sql import ast
 
@@ -88,24 +91,6 @@ DROP_LOOKUPS: dict[str, DropLookup] = {
     ast.VIEW: DropLookup("view", "DROP_VIEW", "view", reader.get_view_by_name),
 }
 
-# Catalog kind → the word meta uses in "<kind> <schema>.<name> depends on it" (``ObjectType``).
-DEPENDENT_WORD = {
-    "materialized view": "materialized view",
-    "table": "materialized view",
-    "sink": "sink",
-    "view": "view",
-    "source": "source",
-}
-# Catalog kind → ``ObjectType::as_str`` in "<type> used by N other objects".
-OBJECT_TYPE = {
-    "table": "table",
-    "materialized view": "table",
-    "index": "index",
-    "source": "source",
-    "sink": "sink",
-    "view": "view",
-}
-
 
 def handle_drop(session, node: ast.DropObject) -> Result:
     kind = node.args["kind"]
@@ -120,7 +105,8 @@ def handle_drop(session, node: ast.DropObject) -> Result:
     for table in node.expressions:
         rel = _find(session, lookup, table, bool(node.args.get("exists")), notices)
         if rel is not None:
-            drop_relation(session, rel, cascade=bool(node.args.get("cascade")))
+            drop = getattr(session.client, KINDS[ObjectKind(rel.kind)].drop_rpc)
+            drop(rel, cascade=bool(node.args.get("cascade")))
     return Result(tag=lookup.tag, notices=notices)
 
 
@@ -153,82 +139,15 @@ def _find(
 
 
 def _drop_database(session, node: ast.DropObject) -> Result:
-    catalog = session.meta.catalog
+    client = session.client
     notices: list[str] = []
     for table in node.expressions:
         name = object_name(table)
-        db = catalog.database_by_name(name)
+        db = client.catalog.database_by_name(name)
         if db is None:
             if node.args.get("exists"):
                 notices.append(f'database "{name}" does not exist, skipping')  # drop_database.rs:47
                 continue
             raise not_found("database", table)
-        catalog.drop_database(db[0])
+        client.drop_database(db[0])
     return Result(tag="DROP_DATABASE", notices=notices)
-
-
-def drop_relation(session, rel: Relation, *, cascade: bool) -> None:
-    """Meta's ``drop_object`` (``controller/catalog/drop_op.rs:40-240``): without CASCADE,
-    refuse if others depend on it (``check_object_refer_for_drop``); collect what goes with
-    it (CASCADE: everything that depends on it; a table's indexes; the sinks into a table,
-    which are not dependencies: ``protect_drop_table_with_incoming_sink`` is off by default);
-    refuse if one of those jobs is still being created; then remove them all."""
-    removed = _removed_objects(session, rel, cascade, set())
-    creating = [r for r in removed if r.id != rel.id and not reader.is_created(session, r)]
-    if rel.kind == "sink" and not reader.is_created(session, rel):
-        creating.append(rel)
-    if creating and not (len(creating) == 1 and rel.kind == "sink"):  # drop_op.rs:213-231
-        raise RwError(
-            [
-                f"Permission denied: cannot drop {len(creating)} streaming job(s) that are "
-                "still being created; please cancel them first"
-            ],
-            PERMISSION_DENIED,
-        )
-    for obj in removed:
-        _remove(session, obj)
-
-
-def _removed_objects(session, rel: Relation, cascade: bool, seen: set[int]) -> list[Relation]:
-    """``rel`` and what is dropped with it, dependents first."""
-    catalog = session.meta.catalog
-    seen.add(rel.id)
-    deps = [d for d in catalog.dependents(rel.id) if d.id not in seen]
-    incoming = [d for d in deps if d.kind == "sink" and d.target_id == rel.id]
-    refs = [d for d in deps if d not in incoming]
-    visible = [d for d in refs if d.kind != "index"]
-    if visible and not cascade:
-        details = "\n".join(
-            f"{DEPENDENT_WORD.get(d.kind, d.kind)} {d.schema_name}.{d.name} depends on it"
-            for d in visible
-        )
-        raise RwError(
-            [
-                f"Permission denied: {OBJECT_TYPE[rel.kind]} used by {len(visible)} other "
-                f"objects. \nDETAIL: {details}\n"
-                "HINT:  Use DROP ... CASCADE to drop the dependent objects too."
-            ],
-            PERMISSION_DENIED,
-        )
-    out: list[Relation] = []
-    for dep in [*refs, *incoming]:
-        if dep.id not in seen:
-            out += _removed_objects(session, dep, True, seen)
-    return [*out, rel]
-
-
-def _remove(session, rel: Relation) -> None:
-    catalog = session.meta.catalog
-    if catalog.relation(rel.id) is None:
-        return
-    if catalog.job(rel.id) is not None:
-        session.meta.drop_job(rel.id)
-    storage = {
-        "table": "TABLE",
-        "source": "TABLE",
-        "materialized view": "VIEW",
-        "view": "VIEW",
-    }.get(rel.kind)
-    if storage:
-        catalog.users.execute(f"DROP {storage} IF EXISTS {storage_name(rel.name)}")
-    catalog.delete_relation(rel.id)

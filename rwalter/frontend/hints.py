@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
 from rwalter.errors import (
     BACKFILL_UNRESCHEDULABLE,
     BARRIER_REJECTED,
@@ -19,19 +20,10 @@ from rwalter.errors import (
     RwError,
 )
 
-# Relation kind → the words of its ALTER / WAIT statements.
-KIND_SQL = {
-    "table": "TABLE",
-    "materialized view": "MATERIALIZED VIEW",
-    "sink": "SINK",
-    "index": "INDEX",
-    "source": "SOURCE",
-}
-
 
 def _describe(session, job_id: int) -> str:
     """``materialized view mv (job 7, CREATING, SNAPSHOT_BACKFILL, Snapshot [12.00% (...)])``."""
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     rel = catalog.relation(job_id)
     job = catalog.job(job_id)
     if rel is None or job is None:
@@ -39,30 +31,25 @@ def _describe(session, job_id: int) -> str:
     parts = [f"job {job_id}", job.status]
     if job.backfill_type:
         parts.append(f"{job.backfill_type} scan")
-    if job.status != "CREATED":
-        catalog.ensure_views(["rw_ddl_progress"])
-        row = catalog.users.execute(
-            "SELECT progress FROM rw_catalog.rw_ddl_progress WHERE ddl_id = ?", [job_id]
-        ).fetchone()
-        if row:
-            parts.append(f"progress {row[0]}")
+    if job.status != JobStatus.CREATED:
+        progress = catalog.ddl_progress(job_id)
+        if progress:
+            parts.append(f"progress {progress}")
     return f"{rel.kind} {rel.name} ({', '.join(parts)})"
 
 
 def _wait_for(session, job_id: int) -> str:
-    rel = session.meta.catalog.relation(job_id)
+    rel = session.client.catalog.relation(job_id)
     if rel is None or rel.kind not in ("table", "materialized view", "sink", "index"):
         return "WAIT;"
-    return f"WAIT {KIND_SQL[rel.kind]} {rel.name};"
+    return f"WAIT {KINDS[ObjectKind(rel.kind)].sql} {rel.name};"
 
 
 def _blockers(session, job_id: int) -> list[int]:
     """The creating unreschedulable jobs whose closure contains ``job_id``."""
-    streams = session.meta.streams
+    client = session.client
     return [
-        j
-        for j in session.meta.catalog.creating_job_ids()
-        if job_id in streams.collect_reschedule_blocked_jobs_for_creating_jobs([j], is_online=True)
+        j for j in client.catalog.creating_job_ids() if job_id in client.reschedule_blocked_jobs(j)
     ]
 
 
@@ -88,7 +75,7 @@ def blocked_by_creating(session, job_id: int, statement: str) -> list[str]:
 
 
 def barrier_rejected(session, job_id: int, statement: str) -> list[str]:
-    if session.meta.catalog.dry_run:
+    if session.client.in_dry_run:
         return [
             "the new value would be saved (nothing is saved by a dry run); the actors would stay "
             "as they were until the job is re-rendered.",
@@ -103,7 +90,7 @@ def barrier_rejected(session, job_id: int, statement: str) -> list[str]:
 
 
 def max_parallelism(session, job_id: int, statement: str) -> list[str]:
-    job = session.meta.catalog.job(job_id)
+    job = session.client.catalog.job(job_id)
     limit = job.max_parallelism if job else "its max parallelism"
     return [
         f"{_describe(session, job_id)} was created with max parallelism {limit}, fixed for its "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found
 from rwalter.frontend.query import run_duck
-from rwalter.meta.catalog_views import show_jobs_sql
+from rwalter.meta.client import show_jobs_sql
 from rwalter.result import Result
 from rwalter.sql import ast
 
@@ -32,13 +32,7 @@ def handle_show_jobs(session, node: ast.ShowJobs) -> Result:
 
 def handle_cancel(session, node: ast.CancelJobs) -> Result:
     ids = [int(e.name) for e in node.expressions]
-    cancelled = session.meta.cancel_jobs(ids)
-    from rwalter.frontend.drop import drop_relation
-
-    for job_id in cancelled:
-        rel = session.meta.catalog.relation(job_id)
-        if rel is not None:
-            drop_relation(session, rel, cascade=True)
+    cancelled = session.client.cancel_creating_jobs(ids)
     return Result(
         tag="CANCEL_COMMAND",
         columns=["Id"],
@@ -63,7 +57,7 @@ def handle_wait(session, node: ast.Wait) -> Result:
     """
     kind = node.args.get("kind")
     if kind is None:
-        session.meta.wait()
+        session.client.wait()
         return Result(tag="WAIT")
     find, word, expected = WAIT_KINDS[kind]
     schema, name = reader.resolve_schema_qualified_name(node.this)
@@ -72,12 +66,12 @@ def handle_wait(session, node: ast.Wait) -> Result:
         raise not_found(word, node.this)
     if rel.kind != expected:
         raise reader.bad_drop_error(rel)
-    session.meta.wait(rel.id)
+    session.client.wait(rel.id)
     return Result(tag="WAIT")
 
 
 def handle_recover(session, node: ast.Recover) -> Result:
-    session.meta.recover()
+    session.client.recover()
     return Result(tag="RECOVER")
 
 

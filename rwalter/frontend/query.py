@@ -16,6 +16,7 @@ import re
 import duckdb
 from sqlglot import exp
 
+from rwalter.common.catalog import JobStatus
 from rwalter.errors import CATALOG_NOT_FOUND, QUERY, SNAPSHOT_NO_ROWS, RwError, catalog_error
 from rwalter.frontend.binder import (
     bind_error_root,
@@ -25,17 +26,13 @@ from rwalter.frontend.binder import (
 )
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
+from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
 from rwalter.sql.dialect.time_windows import window_call
 
 # DML statement class → (tag word).
 DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
-
-
-def storage_name(relation: str) -> str:
-    """The DuckDB name of a relation's rows (tables and sources: tables; MVs and views: views)."""
-    return 'main."' + relation.replace('"', '""') + '"'
 
 
 def pg_text(value: object) -> str | None:
@@ -75,6 +72,48 @@ TYPE_LETTER = {
     "DECIMAL": "R",
     "REAL": "R",
 }
+
+
+# DuckDB's type of a result column → the RisingWave data type it stands for (what the wire
+# protocol announces as the column's type OID, postgres_type.rs:30-47).
+RW_TYPES = {
+    "BOOLEAN": "boolean",
+    "TINYINT": "smallint",
+    "UTINYINT": "smallint",
+    "SMALLINT": "smallint",
+    "USMALLINT": "integer",
+    "INTEGER": "integer",
+    "UINTEGER": "bigint",
+    "BIGINT": "bigint",
+    "UBIGINT": "numeric",
+    "HUGEINT": "numeric",
+    "UHUGEINT": "numeric",
+    "DECIMAL": "numeric",
+    "FLOAT": "real",
+    "DOUBLE": "double precision",
+    "VARCHAR": "character varying",
+    "BLOB": "bytea",
+    "DATE": "date",
+    "TIME": "time without time zone",
+    "TIMESTAMP": "timestamp without time zone",
+    "TIMESTAMP_S": "timestamp without time zone",
+    "TIMESTAMP_MS": "timestamp without time zone",
+    "TIMESTAMP_NS": "timestamp without time zone",
+    "TIMESTAMP WITH TIME ZONE": "timestamp with time zone",
+    "INTERVAL": "interval",
+    "JSON": "jsonb",
+    "STRUCT": "struct",
+    "MAP": "map",
+}
+
+
+def rw_type(type_code: object) -> str:
+    """The RisingWave type name of a DuckDB column type (``INTEGER[]`` → ``integer[]``)."""
+    name = str(type_code).upper()
+    if name.endswith("[]"):
+        return rw_type(name[:-2]) + "[]"
+    base = name.split("(", 1)[0].strip()
+    return RW_TYPES.get(base, "character varying")
 
 
 def _letter(type_code: object) -> str:
@@ -137,33 +176,32 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     return None
 
 
-def create_query_storage(catalog, name: str, query: exp.Expression, what: str = "VIEW") -> None:
+def create_query_storage(
+    batch: BatchClient, name: str, query: exp.Expression, what: str = "VIEW"
+) -> None:
     """DuckDB storage over ``query``: a ``VIEW`` (an MV's or a view's rows) or a ``TABLE`` (CREATE
     TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
     with the query's errors."""
     sql = transpile_query(name_columns(query))
-    catalog.ensure_views(sql)
     try:
-        catalog.users.execute(f"CREATE {what} {storage_name(name)} AS {sql}")
+        batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 
 
-def query_width(catalog, query: exp.Expression) -> int:
+def query_width(batch: BatchClient, query: exp.Expression) -> int:
     """How many columns ``query`` returns (bound as :func:`create_query_storage` binds it)."""
     sql = transpile_query(name_columns(query))
-    catalog.ensure_views(sql)
     try:
-        return len(catalog.users.execute(f"SELECT * FROM ({sql}) LIMIT 0").description or [])
+        return len(batch.execute(f"SELECT * FROM ({sql}) LIMIT 0", reads=sql).description or [])
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 
 
 def run_duck(session, sql: str) -> Result:
     """Run DuckDB SQL and shape the rows as psql text."""
-    session.meta.catalog.ensure_views(sql)
     try:
-        cur = session.meta.catalog.users.execute(sql)
+        cur = session.client.batch.query(sql)
         rows = cur.fetchall()
     except duckdb.Error as exc:
         raise duck_error(exc) from None
@@ -174,6 +212,7 @@ def run_duck(session, sql: str) -> Result:
         columns=columns,
         rows=[[pg_text(v) for v in r] for r in rows],
         types=types,
+        column_types=[rw_type(d[1]) for d in cur.description or []],
         returns_rows=True,
     )
 
@@ -181,7 +220,7 @@ def run_duck(session, sql: str) -> Result:
 def check_visible(session, node: exp.Expression) -> None:
     """A relation still being created is not visible to batch queries, and a quoted name that
     differs from a relation's only in case names nothing."""
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
     for table in node.find_all(exp.Table):
         window = window_call(table)
@@ -201,7 +240,7 @@ def check_visible(session, node: exp.Expression) -> None:
                 raise not_found("table or source", table)  # "T" is not t (DuckDB would mix them)
             continue
         job = catalog.job(rel.id)
-        if job is not None and job.status != "CREATED" and rel.kind != "table":
+        if job is not None and job.status != JobStatus.CREATED and rel.kind != "table":
             raise not_found("table or source", table)
         if rel.kind in ("sink", "index"):
             raise not_found("table or source", table)
@@ -218,10 +257,7 @@ def check_visible(session, node: exp.Expression) -> None:
 
 def loaded_from_snapshot(catalog) -> bool:
     """Whether the store was built from a snapshot or a live cluster (``rwalter.live``)."""
-    try:
-        return bool(catalog.info("loaded_from"))
-    except KeyError:
-        return False
+    return catalog.loaded_from() is not None
 
 
 def output_name(e: exp.Expression) -> str:
@@ -262,40 +298,70 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     return node
 
 
-def handle_query(session, node: exp.Expression) -> Result:
+def _query_error(err: RwError, node: exp.Expression) -> RwError:
+    if err.code == CATALOG_NOT_FOUND and err.position is None:
+        missing = err.message.rsplit(": ", 1)[-1]
+        table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)
+        err.position = name_position(table) if table is not None else None
+    return bind_error(err, node) or err
+
+
+def _bound_sql(session, node: exp.Expression) -> str:
     from rwalter.frontend.catalog_reader import unqualify_user_relations
 
     node = unqualify_user_relations(session, node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
+    return transpile_query(name_columns(node))
+
+
+def handle_query(session, node: exp.Expression) -> Result:
+    sql = _bound_sql(session, node)
     try:
-        result = run_duck(session, transpile_query(name_columns(node)))
+        result = run_duck(session, sql)
     except RwError as err:
-        if err.code == CATALOG_NOT_FOUND and err.position is None:
-            missing = err.message.rsplit(": ", 1)[-1]
-            table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)
-            err.position = name_position(table) if table is not None else None
-        raise bind_error(err, node) or err from None
+        raise _query_error(err, node) from None
     result.tag = "SELECT"
     return result
 
 
-def handle_dml(session, node: exp.Expression) -> Result:
-    from rwalter.frontend.catalog_reader import unqualify_user_relations
+def describe_query(session, node: exp.Expression) -> list[tuple[str, str]]:
+    """Bind a query without running it: its output columns as ``(name, RisingWave type)``.
 
-    node = unqualify_user_relations(session, node)
+    What the extended protocol's Parse does for a query (``handle_parse_for_batch``,
+    ``handler/extended_handle.rs:97-110``): a bind error is raised here, a runtime error only
+    when the query runs."""
+    sql = _bound_sql(session, node)
+    try:
+        rows = session.client.batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()
+    except duckdb.Error as exc:
+        raise _query_error(duck_error(exc), node) from None
+    return [(r[0], rw_type(r[1])) for r in rows]
+
+
+def bind_dml(session, node: exp.Expression) -> exp.Table | None:
+    """The binder's checks of an INSERT/UPDATE/DELETE: its relations are visible and its target
+    is a table (``table not found`` otherwise)."""
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
     target = node.this if not isinstance(node.this, exp.Schema) else node.this.this
     table = target.find(exp.Table) if not isinstance(target, exp.Table) else target
     if table is not None:
-        rel = session.meta.catalog.relation_by_name(object_name(table))
+        rel = session.client.catalog.relation_by_name(object_name(table))
         if rel is None or rel.kind != "table":
             raise catalog_error(f"table not found: {object_name(table)}")
+    return table
+
+
+def handle_dml(session, node: exp.Expression) -> Result:
+    from rwalter.frontend.catalog_reader import unqualify_user_relations
+
+    node = unqualify_user_relations(session, node)
+    bind_dml(session, node)
     try:
-        cur = session.meta.catalog.users.execute(transpile_query(node))
+        cur = session.client.batch.execute(transpile_query(node))
         count = cur.fetchone()
     except duckdb.Error as exc:
         raise duck_error(exc) from None
@@ -303,3 +369,24 @@ def handle_dml(session, node: exp.Expression) -> Result:
     n = int(count[0]) if count else 0
     tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
     return Result(tag=tag)
+
+
+# pg_message.rs:775-800: only tab, newline, CR and backslash are escaped; NULL is an empty field.
+_COPY_ESCAPES = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"})
+
+
+def copy_line(values: list[str | None]) -> str:
+    """One row of ``COPY ... TO STDOUT`` as RisingWave writes it (``BeMessage::CopyData``)."""
+    return "\t".join("" if v is None else v.translate(_COPY_ESCAPES) for v in values) + "\n"
+
+
+def handle_copy(session, node: exp.Expression) -> Result:
+    """``COPY (<query>) TO STDOUT``: the query's rows as tab-separated text, tag ``COPY n``
+    (``handler/mod.rs:656-664``, ``pg_protocol.rs:888-910``). ``column_types`` keeps the
+    column count the wire's CopyOutResponse announces."""
+    rows = handle_query(session, node.this)
+    return Result(
+        tag=f"COPY {len(rows.rows)}",
+        text="".join(copy_line(r) for r in rows.rows),
+        column_types=rows.column_types,
+    )

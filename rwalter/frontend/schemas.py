@@ -58,14 +58,12 @@ def handle_create_schema(session, node: ast.CreateSchema) -> Result:
         if node.args.get("exists"):
             return Result(tag="CREATE_SCHEMA", notices=[f'schema "{name}" exists, skipping'])
         raise RwError(["Catalog error", f"schema named {name} already exists"], CATALOG_EXISTS)
-    session.meta.catalog.insert_schema(reader.DATABASE_ID, name)
+    session.client.create_schema(reader.DATABASE_ID, name)
     return Result(tag="CREATE_SCHEMA")
 
 
 def handle_drop_schema(session, node: ast.DropObject) -> Result:
-    from rwalter.frontend.drop import drop_relation
-
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     notices: list[str] = []
     for table in node.expressions:
         name = _schema_name(table)
@@ -86,11 +84,8 @@ def handle_drop_schema(session, node: ast.DropObject) -> Result:
                 notices.append(f'schema "{name}" does not exist, skipping')
                 continue
             raise not_found("schema", table)
-        members = [r for r in catalog.relations() if r.schema_name == name]
+        members = catalog.schema_members(name)
         if members and not node.args.get("cascade"):
             raise RwError(["Permission denied: schema is not empty"], PERMISSION_DENIED)
-        for rel in members:
-            if catalog.relation(rel.id) is not None:
-                drop_relation(session, rel, cascade=True)
-        catalog.drop_schema(schema_id)
+        session.client.drop_schema(schema_id, members)
     return Result(tag="DROP_SCHEMA", notices=notices)

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rwalter.common.parallelism import ConfigParallelism
 from rwalter.errors import SESSION_CONFIG, RwError
 from rwalter.frontend.config_types import (
     BACKFILL_PARALLELISM,
@@ -56,7 +57,7 @@ from rwalter.frontend.config_types import (
     check_streaming_max_parallelism,
     check_timezone,
 )
-from rwalter.frontend.values import ConfigParallelism, normalize_job_type, value_text
+from rwalter.frontend.values import normalize_job_type, value_text
 from rwalter.sql.ast import SetVariableValue
 
 SESSION_CONFIG_CAUSE = "Failed to get or set session config"

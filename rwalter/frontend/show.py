@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from sqlglot import exp
 
+from rwalter.common.catalog import JobStatus
 from rwalter.errors import catalog_error
 from rwalter.frontend.binder import name_position, object_name
 from rwalter.result import Result
@@ -64,30 +65,12 @@ def like_matcher(pattern: str, ignore_case: bool) -> Callable[[str], bool]:
     return lambda text: regex.fullmatch(text) is not None
 
 
-def _relation_names(
-    catalog, kind: str, with_tables: bool, created_only: bool
-) -> list[tuple[str, str]]:
-    """(name, schema) of database ``dev``'s relations of ``kind`` (jobs past creation if
-    ``created_only``; tables with a connector too if ``with_tables``), sorted by name."""
-    names = []
-    for r in catalog.relations():
-        if r.database_id != 1:
-            continue
-        if not (r.kind == kind or (with_tables and r.kind == "table" and r.connector is not None)):
-            continue
-        job = catalog.job(r.id)
-        if created_only and job is not None and job.status != "CREATED":
-            continue
-        names.append((r.name, r.schema_name))
-    return sorted(names)
-
-
 def handle_show_objects(session, node: ast.ShowObjects) -> Result:
     kind = node.args["kind"]
     schema = node.args.get("schema")
     like = node.args.get("like")
     if kind == "DATABASES":
-        names = sorted(d.name for d in session.meta.catalog.databases())
+        names = session.client.catalog.database_names()
     elif kind == "SCHEMAS":
         from rwalter.frontend.catalog_reader import schema_names
 
@@ -100,7 +83,9 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
 
         # FROM schema, else the search path's schemas in order (show.rs:520-560)
         path = [real_value(schema)] if schema is not None else list(schema_path(session, None))
-        rows = _relation_names(session.meta.catalog, rel_kind, with_tables, created_only)
+        rows = session.client.catalog.relation_names(
+            rel_kind, with_connector_tables=with_tables, created_only=created_only
+        )
         names = [f"{rs}.{n}" for s in dict.fromkeys(path) for n, rs in rows if rs == s]
     qualified = kind not in ("DATABASES", "SCHEMAS")
     if like is not None:  # LIKE matches the bare name
@@ -118,7 +103,7 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
 def handle_show_create(session, node: ast.ShowCreate) -> Result:
     rel_kind, created_only, word = CREATE_KINDS[node.args["kind"]]
     name = object_name(node.this)
-    catalog = session.meta.catalog
+    catalog = session.client.catalog
     schema = node.this.args.get("db") if isinstance(node.this, exp.Table) else None
     if isinstance(schema, exp.Identifier) and real_value(schema) not in SCHEMAS:
         raise catalog_error(f"schema not found: {real_value(schema)}")
@@ -127,7 +112,7 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     if (
         rel is None
         or rel.kind != rel_kind
-        or (created_only and job is not None and job.status != "CREATED")
+        or (created_only and job is not None and job.status != JobStatus.CREATED)
     ):
         # Tables, MVs, indexes and sources are named as written (name.to_string(), show.rs:885-950)
         shown = name if word in ("view", "sink") else to_sql(node.this)

@@ -82,7 +82,7 @@ def _bind_table(session, table: exp.Table, ctes: set[str]) -> str | None:
             table.set("db", exp.to_identifier(_STORE_SCHEMA.get(system, "rw_catalog")))
             table.set("this", exp.to_identifier(store_name(system, name), quoted=True))
             return store_name(system, name)
-    if schema in SYSTEM_RELATIONS or session.meta.catalog.relation_by_name(name) is None:
+    if schema in SYSTEM_RELATIONS or session.client.catalog.relation_by_name(name) is None:
         err = catalog_error(f"table or source not found: {name}")
         err.position = name_position(table)
         raise err
@@ -220,7 +220,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         if view:
             views.append(view)
         elif isinstance(table.this, exp.Identifier):
-            rel = session.meta.catalog.relation_by_name(object_name(table))
+            rel = session.client.catalog.relation_by_name(object_name(table))
             if rel is not None:
                 for c, t in zip(rel.columns, rel.column_types, strict=False):
                     columns.setdefault(c, _TYPE_NAMES.get(t.upper(), t))
@@ -241,7 +241,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         if name not in FUNCTIONS:
             raise no_function(name, f, _item_of(node, f), columns)
     if views:
-        session.meta.catalog.ensure_views(views)
+        session.client.batch.ensure_views(views)
     return node
 
 

@@ -18,10 +18,11 @@ from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from rwalter.common.rust_num import RustParseIntError, parse_rust_int
 from rwalter.errors import PERMISSION_DENIED, SESSION_CONFIG, SYSTEM_PARAM, RwError
 from rwalter.frontend.config_types import InvalidValue
 from rwalter.frontend.session_config import SessionConfig, contains_param, lookup, parse_value
-from rwalter.frontend.values import RustParseIntError, parse_rust_int, value_text
+from rwalter.frontend.values import value_text
 from rwalter.sql.ast import SetVariableValue
 
 SET_SESSION_PARAM_RPC = "/meta.SessionParamService/SetSessionParam"

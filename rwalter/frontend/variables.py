@@ -61,7 +61,7 @@ def handle_show(session, node: ast.ShowVariable) -> Result:
             returns_rows=True,
         )
     if name.lower() == "parameters":
-        params = SystemParams(session.meta.catalog.system_params())
+        params = SystemParams(session.client.catalog.system_params())
         rows = [[n, v, d, "t" if m else "f"] for n, v, d, m in params.show_parameters()]
         return Result(
             tag="SHOW_VARIABLE",
@@ -80,14 +80,14 @@ def handle_show(session, node: ast.ShowVariable) -> Result:
 
 
 def handle_alter_system(session, node: ast.AlterSystemSet) -> Result:
-    catalog = session.meta.catalog
-    defaults = catalog.session_defaults()
-    params = SystemParams(catalog.system_params())
+    client = session.client
+    defaults = client.catalog.session_defaults()
+    params = SystemParams(client.catalog.system_params())
     notices = alter_system(
         _name(node), node.args["expression"], defaults, session=session.config, system_params=params
     )
     for key, value in defaults.items():
-        catalog.set_session_default(key, value)
+        client.set_session_param(key, value)
     for name, value, _desc, _mutable in params.show_parameters():
-        catalog.set_system_param(name, value)
+        client.set_system_param(name, value)
     return Result(tag="ALTER_SYSTEM", notices=notices)

@@ -101,7 +101,7 @@ def _bind_call(session, kind: str, args: list[exp.Expression], ctes: set[str]) -
 
 def _bind_columns(session, name: str, column: exp.Column) -> None:
     """The time column exists and has a window type; the input has no window_* columns."""
-    rows = session.meta.catalog.users.execute(
+    rows = session.client.batch.execute(
         "SELECT column_name, data_type FROM information_schema.columns "
         "WHERE table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
         [name],
@@ -122,7 +122,7 @@ def _interval(session, arg: exp.Expression) -> tuple[int, int, int] | None:
     """An interval literal's (months, days, microseconds), or None for anything else."""
     if not isinstance(arg, exp.Interval):
         return None
-    row = session.meta.catalog.users.execute(
+    row = session.client.batch.execute(
         "SELECT datepart('year', x) * 12 + datepart('month', x), datepart('day', x), "
         "datepart('hour', x)::BIGINT * 3600000000 + datepart('minute', x)::BIGINT * 60000000 "
         f"+ datepart('microseconds', x) FROM (SELECT {arg.sql(dialect='duckdb')} AS x)"

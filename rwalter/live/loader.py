@@ -19,15 +19,14 @@ rows: a loaded cluster's data stays on the cluster.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rwalter.live import pgtext, plan_json
-from rwalter.live.rederive import derive_dispatcher, rederive_vnodes, scan_type_from_flags
+from rwalter.live import pgtext
+from rwalter.live.graph import GraphRows
+from rwalter.live.rows import at_row, fault, rows_of
 from rwalter.live.snapshot import Snapshot, SnapshotError, Table
 from rwalter.meta.catalog import DEFAULT_DATABASE_ID, Actor, Edge, Fragment, Job, Relation, Worker
 
@@ -82,48 +81,7 @@ class State:
     session_settings: dict[str, str]
 
 
-def _fault(table: Table, i: int, message: str) -> SnapshotError:
-    return SnapshotError(f"{table.where(i)}: {message}")
-
-
-def _rows(table: Table | None) -> Iterator[tuple[int, dict[str, str | None]]]:
-    """(index, row) of a table that may be missing; parse each row inside :func:`_at`."""
-    return iter(()) if table is None else enumerate(table.rows)
-
-
-def _actor(actor_id: int, fragment_id: int, worker_id: int) -> Actor:
-    """An Actor row built without the per-field ``__setattr__`` of store rows (200,000 a load)."""
-    row = object.__new__(Actor)
-    row.__dict__.update(
-        actor_id=actor_id, fragment_id=fragment_id, worker_id=worker_id, vnodes=[], splits=[]
-    )
-    return row
-
-
-class _Cursor:
-    """:func:`_at` for a hot loop: one guard around it, the row index kept in ``i``."""
-
-    def __init__(self, table: Table) -> None:
-        self.table, self.i = table, 0
-
-    def __enter__(self) -> _Cursor:
-        return self
-
-    def __exit__(self, kind, exc, tb) -> None:
-        if isinstance(exc, ValueError) and not isinstance(exc, SnapshotError):
-            raise _fault(self.table, self.i, str(exc)) from None
-
-
-@contextlib.contextmanager
-def _at(table: Table, i: int) -> Iterator[None]:
-    """A value that does not parse becomes an error naming the file and line."""
-    try:
-        yield
-    except ValueError as exc:
-        raise _fault(table, i, str(exc)) from None
-
-
-class Loader:
+class Loader(GraphRows):
     """One pass over a snapshot; :meth:`state` returns every row or raises SnapshotError."""
 
     def __init__(self, snap: Snapshot) -> None:
@@ -141,8 +99,8 @@ class Loader:
     def workers(self) -> list[Worker]:
         t = self.snap.tables["rw_worker_nodes"]
         out: dict[int, Worker] = {}
-        for i, r in _rows(t):
-            with _at(t, i):
+        for i, r in rows_of(t):
+            with at_row(t, i):
                 w = Worker(
                     id=pgtext.to_int(r["id"]),
                     host=r["host"] or "",
@@ -156,7 +114,7 @@ class Loader:
                     started_at_ms=pgtext.to_ms(r.get("started_at")) or 0,
                 )
             if w.id in out:
-                raise _fault(t, i, f"worker {w.id} is listed twice")
+                raise fault(t, i, f"worker {w.id} is listed twice")
             out[w.id] = w
         if not any(w.is_streaming for w in out.values()):
             raise SnapshotError("rw_worker_nodes.csv: no streaming compute node")
@@ -165,8 +123,8 @@ class Loader:
     def databases(self) -> list[tuple[int, str, str]]:
         t = self.snap.tables["rw_databases"]
         out = []
-        for i, r in _rows(t):
-            with _at(t, i):
+        for i, r in rows_of(t):
+            with at_row(t, i):
                 out.append(
                     (pgtext.to_int(r["id"]), r["name"], r.get("resource_group") or "default")
                 )
@@ -184,8 +142,8 @@ class Loader:
     @staticmethod
     def _by_id(table: Table | None, key: str = "id") -> dict[int, dict[str, str | None]]:
         out = {}
-        for i, r in _rows(table):
-            with _at(table, i):  # type: ignore[arg-type]
+        for i, r in rows_of(table):
+            with at_row(table, i):  # type: ignore[arg-type]
                 out[pgtext.to_int(r[key])] = r
         return out
 
@@ -201,23 +159,23 @@ class Loader:
         hidden = {sid for sid, _ in table_sources.values()}
         columns: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
         col_t = tables.get("rw_columns")
-        for i, r in _rows(col_t):
-            with _at(col_t, i):  # type: ignore[arg-type]
+        for i, r in rows_of(col_t):
+            with at_row(col_t, i):  # type: ignore[arg-type]
                 if not pgtext.to_bool(r["is_hidden"]):
                     columns[pgtext.to_int(r["relation_id"])].append(
                         (pgtext.to_int(r["position"]), r["name"], r["data_type"])
                     )
         depends: dict[int, set[int]] = defaultdict(set)
         dep_t = tables.get("rw_depend")
-        for i, r in _rows(dep_t):
-            with _at(dep_t, i):  # type: ignore[arg-type]
+        for i, r in rows_of(dep_t):
+            with at_row(dep_t, i):  # type: ignore[arg-type]
                 depends[pgtext.to_int(r["objid"])].add(pgtext.to_int(r["refobjid"]))
         rel_t = tables["rw_relations"]
         out: list[Relation] = []
         sink_targets: dict[int, str] = {}
-        for i, r in _rows(rel_t):
+        for i, r in rows_of(rel_t):
             kind = KINDS.get(r["relation_type"] or "")
-            with _at(rel_t, i):
+            with at_row(rel_t, i):
                 rel_id, schema_id = pgtext.to_int(r["id"]), pgtext.to_int(r["schema_id"])
             if kind is None:
                 self.report.skipped.append(f"{r['relation_type']} {r['name']}")
@@ -225,11 +183,11 @@ class Loader:
             if kind == "source" and rel_id in hidden:
                 continue
             if schema_id not in schemas:
-                raise _fault(rel_t, i, f"schema {schema_id} is not in rw_schemas.csv")
+                raise fault(rel_t, i, f"schema {schema_id} is not in rw_schemas.csv")
             d = details.get(kind, {}).get(rel_id, {})
             src = table_sources.get(rel_id, (None, {}))[1] if kind == "table" else d
             cols = sorted(columns.get(rel_id, []))
-            with _at(rel_t, i):
+            with at_row(rel_t, i):
                 rel = Relation(
                     id=rel_id,
                     name=r["name"] or "",
@@ -276,236 +234,17 @@ class Loader:
         return out
 
     # -- jobs, fragments, actors -----------------------------------------------------------
-    def fragments(self, jobs: dict[int, Job]) -> tuple[list[Fragment], list[Edge]]:
-        t = self.snap.tables["rw_fragments"]
-        nodes = self._fragment_nodes()
-        limits = self._rate_limits()
-        frags: list[Fragment] = []
-        upstreams: dict[int, list[int]] = {}
-        policies: dict[int, str] = {}
-        guessed: list[int] = []
-        for i, r in _rows(t):
-            with _at(t, i):
-                fid, job_id = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["table_id"])
-                flags = pgtext.to_text_array(r["flags"])
-                states = pgtext.to_int_array(r["state_table_ids"])
-                ups = pgtext.to_int_array(r["upstream_fragment_ids"])
-                vnodes = pgtext.to_int(r["max_parallelism"])
-                policy = r.get("parallelism_policy") or ""
-                override = policy.startswith("override(")
-                parsed = pgtext.to_parallelism(policy[len("override(") : -1]) if override else None
-            dist = r["distribution_type"] or ""
-            if job_id not in jobs:
-                raise _fault(
-                    t, i, f"fragment {fid} belongs to job {job_id}, not in rw_streaming_jobs.csv"
-                )
-            if dist not in ("HASH", "SINGLE"):
-                raise _fault(t, i, f"unknown distribution_type {dist!r}")
-            if fid in nodes:
-                scan_type = plan_json.scan_type(nodes[fid])
-                operators = plan_json.operators(nodes[fid])
-            else:
-                operators = ["StreamMaterialize"] if "MVIEW" in flags else []
-                scan_type = scan_type_from_flags(flags)
-                if scan_type == "ARRANGEMENT_BACKFILL":
-                    guessed.append(fid)
-            rl_nodes = limits.get(fid, [])
-            frags.append(
-                Fragment(
-                    fragment_id=fid,
-                    job_id=job_id,
-                    flags=flags,
-                    distribution=dist,
-                    vnode_count=vnodes,
-                    override_set=override,
-                    override_fixed=parsed[0] if parsed else None,
-                    scan_type=scan_type,
-                    operators=operators,
-                    state_table_ids=states,
-                    scans=plan_json.scanned_tables(nodes[fid]) if fid in nodes else [],
-                    rate_limit_nodes=[n for n, _ in rl_nodes],
-                    rate_limits=[v for _, v in rl_nodes],
-                )
-            )
-            upstreams[fid] = ups
-            policies[fid] = policy
-        if guessed:
-            self.rederived_fragments["scan type"] = guessed
-            self.report.rederived.append(
-                f"scan type of fragment{'s' if len(guessed) > 1 else ''} "
-                f"{', '.join(map(str, guessed))} taken as ARRANGEMENT_BACKFILL from the "
-                "STREAM_SCAN flag (no rw_fragment_infos)"
-            )
-        by_id = {f.fragment_id: f for f in frags}
-        self.policies = policies
-        edges = self._edges(by_id, upstreams, policies, nodes)
-        for f in frags:  # else a scan reads the jobs of its upstream fragments in other jobs
-            if not f.scans and (
-                f.scan_type or "SOURCE_SCAN" in f.flags or "STREAM_SCAN" in f.flags
-            ):
-                f.scans = sorted(
-                    {
-                        by_id[e.source_fragment_id].job_id
-                        for e in edges
-                        if e.target_fragment_id == f.fragment_id
-                    }
-                    - {f.job_id}
-                )
-        return frags, edges
-
-    def _fragment_nodes(self) -> dict[int, object]:
-        t = self.snap.tables.get("rw_fragment_infos")
-        out = {}
-        for i, r in _rows(t):
-            with _at(t, i):  # type: ignore[arg-type]
-                out[pgtext.to_int(r["fragment_id"])] = pgtext.to_json(r["node"])
-        return out
-
-    def _rate_limits(self) -> dict[int, list[tuple[str, int]]]:
-        t = self.snap.tables["rw_rate_limit"]
-        out: dict[int, list[tuple[str, int]]] = defaultdict(list)
-        for i, r in _rows(t):
-            with _at(t, i):
-                out[pgtext.to_int(r["fragment_id"])].append(
-                    (r["node_name"] or "", pgtext.to_int(r["rate_limit"]))
-                )
-        return out
-
-    def _edges(self, frags, upstreams, policies, nodes) -> list[Edge]:
-        t = self.snap.tables["rw_fragments"]
-        edges: list[Edge] = []
-        derived: list[int] = []
-        for i, fid in enumerate(upstreams):
-            merges = plan_json.merges(nodes[fid]) if fid in nodes else {}
-            for up in upstreams[fid]:
-                if up not in frags:
-                    raise _fault(t, i, f"upstream fragment {up} of fragment {fid} is not listed")
-                kind = merges.get(up)
-                if kind is None:
-                    derived.append(fid)
-                    kind = derive_dispatcher(frags[up], frags[fid], policies)
-                edges.append(Edge(up, fid, kind, []))
-        if derived:
-            self.rederived_fragments["dispatchers"] = sorted(set(derived))
-            listed = ", ".join(map(str, sorted(set(derived))))
-            self.report.rederived.append(
-                f"dispatchers into fragments {listed} from their flags and parallelism policies "
-                "(no plan for them in rw_fragment_infos)"
-            )
-        return edges
-
-    def actors(
-        self, frags: dict[int, Fragment], workers: dict[int, Worker], groups: dict[int, str]
-    ) -> list[Actor]:
-        t = self.snap.tables["rw_actors"]
-        actors: list[Actor] = []
-        at = _Cursor(t)
-        with at:  # one guard for the whole loop: this table is the biggest of a snapshot
-            for at.i, r in enumerate(t.rows):
-                aid = pgtext.to_int(r["actor_id"])
-                fid, wid = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["worker_id"])
-                if fid not in frags or wid not in workers:
-                    raise self._unknown(t, at.i, aid, fid, wid, wid in workers)
-                actors.append(_actor(aid, fid, wid))
-        by_frag: dict[int, list[Actor]] = defaultdict(list)
-        for a in actors:
-            by_frag[a.fragment_id].append(a)
-        self._vnodes(frags, by_frag, workers, groups)
-        self._splits({a.actor_id: a for a in actors})
-        return actors
-
-    @staticmethod
-    def _unknown(t: Table, i: int, aid: int, fid: int, wid: int, known: bool) -> SnapshotError:
-        if not known:
-            return _fault(t, i, f"actor {aid} is on worker {wid}, not in rw_worker_nodes.csv")
-        return _fault(t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv")
-
-    def _vnodes(self, frags, by_frag, workers: dict[int, Worker], groups: dict[int, str]) -> None:
-        t = self.snap.tables.get("rw_fragment_vnodes")
-        seen: set[int] = set()
-        for i, r in _rows(t):
-            with _at(t, i):  # type: ignore[arg-type]
-                fid, mapping = pgtext.to_int(r["fragment_id"]), pgtext.to_json(r["vnodes"])
-            if fid not in frags:
-                raise _fault(t, i, f"fragment {fid} is not in rw_fragments.csv")
-            if not isinstance(mapping, dict):
-                raise _fault(t, i, 'expected a JSON object {"<actor id>": [vnodes]}')
-            actors = {a.actor_id: a for a in by_frag.get(fid, [])}
-            owned: list[int] = []
-            for key, vnodes in mapping.items():
-                try:
-                    aid = int(key)
-                except ValueError:
-                    raise _fault(t, i, f"actor id {key!r} is not a number") from None
-                if aid not in actors:
-                    raise _fault(
-                        t, i, f"actor {aid} is not an actor of fragment {fid} in rw_actors.csv"
-                    )
-                if not isinstance(vnodes, list) or not set(map(type, vnodes)) <= {int}:
-                    raise _fault(t, i, f"the vnodes of actor {aid} are not a list of integers")
-                actors[aid].vnodes = sorted(vnodes)
-                owned += vnodes
-            count = frags[fid].vnode_count
-            if sorted(owned) != list(range(count)):
-                dup = len(owned) - len(set(owned))
-                lost = count - len(set(owned) & set(range(count)))
-                raise _fault(
-                    t,
-                    i,
-                    f"the vnodes of fragment {fid} do not partition 0..{count - 1} "
-                    f"({dup} listed twice, {lost} not owned)",
-                )
-            seen.add(fid)
-        rederive = [
-            fid
-            for fid, f in frags.items()
-            if f.distribution == "HASH" and fid not in seen and by_frag.get(fid)
-        ]
-        drifted = []
-        for fid in rederive:
-            f = frags[fid]
-            slots = {
-                w.id: w.parallelism
-                for w in workers.values()
-                if w.is_streaming
-                and w.state == "RUNNING"
-                and (w.resource_group or "default") == groups.get(f.job_id, "default")
-            }
-            if not rederive_vnodes(f.job_id, by_frag[fid], slots, f.vnode_count):
-                drifted.append(fid)
-        if rederive:
-            self.rederived_fragments["vnodes"] = sorted(rederive)
-            self.report.rederived.append(
-                f"vnodes of {len(rederive)} fragment{'s' if len(rederive) > 1 else ''} placed by "
-                "RisingWave's algorithm (no rw_fragment_vnodes())"
-                + (
-                    f"; fragments {', '.join(map(str, drifted))} sit elsewhere, so their vnodes "
-                    "were split evenly and are not the cluster's"
-                    if drifted
-                    else ""
-                )
-            )
-
-    def _splits(self, actors: dict[int, Actor]) -> None:
-        t = self.snap.tables.get("rw_actor_splits")
-        for i, r in _rows(t):
-            with _at(t, i):  # type: ignore[arg-type]
-                aid = pgtext.to_int(r["actor_id"])
-            if aid not in actors:
-                raise _fault(t, i, f"actor {aid} is not in rw_actors.csv")
-            actors[aid].splits.append(t.rows[i]["split_id"] or "")
-
     def jobs(self, relations: dict[int, Relation], db_groups: dict[int, str]) -> dict[int, Job]:
         t = self.snap.tables["rw_streaming_jobs"]
         progress = {}
         pt = self.snap.tables["rw_ddl_progress"]
-        for i, r in _rows(pt):
-            with _at(pt, i):
+        for i, r in rows_of(pt):
+            with at_row(pt, i):
                 progress[pgtext.to_int(r["ddl_id"])] = r
         jobs: dict[int, Job] = {}
         hidden_override = []
-        for i, r in _rows(t):
-            with _at(t, i):
+        for i, r in rows_of(t):
+            with at_row(t, i):
                 job_id, db_id = pgtext.to_int(r["id"]), pgtext.to_int(r["database_id"])
                 # clusters before v2.1 had 256 vnodes everywhere (VirtualNode::COUNT_FOR_COMPAT)
                 max_par = pgtext.to_int(r.get("max_parallelism"), 256)
@@ -629,8 +368,8 @@ def _finish_jobs(jobs: dict[int, Job], fragments: list[Fragment], ld: Loader) ->
         by_job[f.job_id].append(f)
     stats = {}
     st = ld.snap.tables.get("rw_table_stats")
-    for i, r in _rows(st):
-        with _at(st, i):  # type: ignore[arg-type]
+    for i, r in rows_of(st):
+        with at_row(st, i):  # type: ignore[arg-type]
             stats[pgtext.to_int(r["id"])] = pgtext.to_bigint(r["total_key_count"])
             ld.table_stats[str(r["id"])] = [
                 r["total_key_count"],

@@ -20,10 +20,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from rwalter.common.catalog import JobStatus
+from rwalter.common.parallelism import ParallelismPolicy
 from rwalter.errors import NO_WORKERS, MetaError
 from rwalter.meta import scale
 from rwalter.meta.catalog import Job, MetaCatalog
-from rwalter.meta.stream_manager import ParallelismPolicy, StreamManager
+from rwalter.meta.stream_manager import StreamManager
 
 BARRIER_MS = 1000
 # Rows per second per backfill actor when no backfill_rate_limit is set (documented in README).
@@ -87,7 +89,9 @@ class Barrier:
             finished = []
             for j in jobs:
                 consumed = min(j.rows_total, j.rows_consumed + speeds[j.job_id] * step)
-                self.catalog.update_job(j.job_id, rows_consumed=consumed, status="CREATING")
+                self.catalog.update_job(
+                    j.job_id, rows_consumed=consumed, status=JobStatus.CREATING.value
+                )
                 if consumed >= j.rows_total and speeds[j.job_id] > 0:
                     finished.append(j.job_id)
             for job_id in finished:
@@ -99,7 +103,9 @@ class Barrier:
         job = self.catalog.job(job_id)
         if job is None:
             return
-        self.catalog.update_job(job_id, status="CREATED", rows_consumed=job.rows_total)
+        self.catalog.update_job(
+            job_id, status=JobStatus.CREATED.value, rows_consumed=job.rows_total
+        )
         self.catalog.set_relation_created(job_id, self.catalog.clock_ms)
         if not self.auto_control() or not job.backfill_set:
             return

@@ -108,6 +108,10 @@ class MetaCatalog:
         self.flush()
         return self._conn
 
+    def interrupt(self) -> None:
+        """Stop the DuckDB query in flight; safe from another thread (a client's cancel)."""
+        self._conn.interrupt()
+
     def duck(self) -> duckdb.DuckDBPyConnection:
         """The connection inside the statement's DuckDB transaction, without a flush (for SQL
         that cannot read ``rwmeta``: users' tables, binding views)."""
@@ -174,6 +178,8 @@ class MetaCatalog:
                 exists = True
             except duckdb.CatalogException:
                 pass
+        if exists and row is None and not conn.execute("SELECT 1 FROM rwmeta.info").fetchall():
+            exists = False  # a store whose creation never committed (killed at once): start it
         if exists:
             version = row[0] if row else None
             if version != FORMAT_VERSION:

@@ -436,12 +436,17 @@ ORDER BY id""",
 }
 
 # The relations and functions of the other system catalog modules, installed the same way.
-from rwalter.meta import catalog_views_information_schema, catalog_views_rw  # noqa: E402
+from rwalter.meta import (  # noqa: E402
+    catalog_views_information_schema,
+    catalog_views_pg,
+    catalog_views_rw,
+)
 
 MACROS.update(catalog_views_rw.MACROS)
 MACROS.update(catalog_views_rw.FUNCTIONS)
 VIEWS.update(catalog_views_rw.VIEWS)
 VIEWS.update(catalog_views_information_schema.VIEWS)
+VIEWS.update(catalog_views_pg.VIEWS)
 # Functions a user's SQL may call by name (they live in rw_catalog, on the search path).
 USER_FUNCTIONS: tuple[str, ...] = tuple(catalog_views_rw.FUNCTIONS)
 

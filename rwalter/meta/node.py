@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rwalter.common.catalog import CreateType, JobStatus, StreamScanType
+from rwalter.common.rate_limit import rate_limit_nodes
 from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, TIMEOUT, MetaError
 from rwalter.meta.catalog import Fragment, Job, MetaCatalog, Relation
 from rwalter.meta.cluster import add_worker, bootstrap_cluster, parse_cluster_spec
@@ -173,8 +175,8 @@ class MetaNode:
         relation.initialized_at_ms = c.clock_ms
         c.insert_relation(relation)
         scan_types = {f.scan_type for f in graph.fragments if f.scan_type}
-        if "SNAPSHOT_BACKFILL" in scan_types:
-            backfill_type = "SNAPSHOT_BACKFILL"
+        if StreamScanType.SNAPSHOT_BACKFILL in scan_types:
+            backfill_type = StreamScanType.SNAPSHOT_BACKFILL.value
         elif scan_types:
             backfill_type = sorted(scan_types)[0]
         elif any("SOURCE_SCAN" in f.flags for f in graph.fragments):
@@ -187,8 +189,10 @@ class MetaNode:
                 job_id=job_id,
                 kind=spec.kind,
                 database_id=spec.database_id,
-                status="CREATING",
-                create_type="BACKGROUND" if spec.background else "FOREGROUND",
+                status=JobStatus.CREATING.value,
+                create_type=(
+                    CreateType.BACKGROUND if spec.background else CreateType.FOREGROUND
+                ).value,
                 fixed_parallelism=spec.fixed,
                 strategy=None if spec.fixed is not None else (spec.strategy or "AUTO"),
                 backfill_set=spec.backfill is not None and has_backfill,
@@ -217,7 +221,7 @@ class MetaNode:
             extra = max(0, f.state_tables - len(own))
             state_ids = own + list(range(state_next, state_next + extra))
             state_next += extra
-            limited = [n for n in _rate_limit_nodes(f.flags) if n in spec.rate_limits]
+            limited = [str(n) for n in rate_limit_nodes(f.flags) if n in spec.rate_limits]
             c.insert_fragment(
                 Fragment(
                     fragment_id=frag_base + f.local_id,
@@ -270,7 +274,7 @@ class MetaNode:
         def done() -> bool:
             if job_id is not None:
                 job = self.catalog.job(job_id)
-                return job is None or job.status == "CREATED"
+                return job is None or job.status == JobStatus.CREATED
             return not self.barrier.creating_jobs()
 
         if not self.barrier.advance(WAIT_TIMEOUT_MS, until=done):
@@ -284,7 +288,7 @@ class MetaNode:
         cancelled = []
         for job_id in job_ids:
             job = self.catalog.job(job_id)
-            if job is not None and job.status in ("INITIAL", "CREATING"):
+            if job is not None and job.status in (JobStatus.INITIAL, JobStatus.CREATING):
                 cancelled.append(job_id)
         return cancelled
 
@@ -310,25 +314,6 @@ class MetaNode:
     def set_worker_slots(self, worker_id: int, slots: int) -> dict[str, Any] | None:
         self.catalog.update_worker(worker_id, parallelism=slots)
         return self.barrier.trigger_parallelism_control()
-
-
-# Fragment flag -> name of the rate-limited node it marks (``rw_rate_limit.rs:23-45``, node names
-# from ``src/meta/src/controller/streaming_job.rs:3757-3790``; DML is throttled by
-# ``ALTER TABLE ... SET DML_RATE_LIMIT`` but not listed there).
-RATE_LIMIT_NODE_OF_FLAG = {
-    "SOURCE": "SOURCE",
-    "FS_FETCH": "FS_FETCH",
-    "SOURCE_SCAN": "SOURCE_BACKFILL",
-    "STREAM_SCAN": "STREAM_SCAN",
-    "STREAM_CDC_SCAN": "STREAM_CDC_SCAN",
-    "SINK": "SINK",
-    "DML": "DML",
-}
-
-
-def _rate_limit_nodes(flags: list[str]) -> list[str]:
-    """The rate-limited nodes of a fragment with these flags, in ``RATE_LIMIT_NODE_OF_FLAG`` order."""
-    return [node for flag, node in RATE_LIMIT_NODE_OF_FLAG.items() if flag in flags]
 
 
 __all__ = ["CATALOG_EXISTS", "INVALID_PARAMETER", "JobSpec", "MetaNode"]

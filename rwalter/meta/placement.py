@@ -1,4 +1,4 @@
-"""Actor and vnode placement, and adaptive-parallelism strategy arithmetic, ported from RisingWave.
+"""Actor and vnode placement, ported from RisingWave.
 
 Why this module exists: every reschedule, CREATE and recovery in RisingWave re-renders a job's
 fragments with one deterministic placement function, and rwalter must predict exactly which
@@ -18,12 +18,6 @@ What it models (RisingWave commit 448c6570):
   The caller is ``EnsembleActorTemplate::render_new``,
   ``src/meta/src/controller/scale.rs:1203-1208`` (salt = job id, actors ``0..n`` as u32,
   vnodes ``0..vnode_count`` as usize, workers ascending by id weighted by slot count).
-* :func:`parse_strategy`, :func:`format_strategy`, :func:`target_parallelism` -
-  ``AdaptiveParallelismStrategy`` in
-  ``src/common/src/system_param/adaptive_parallelism_strategy.rs:26-144`` (Display ``:44-53``,
-  errors ``:62-78``, ``compute_target_parallelism`` ``:80-92`` in f32, ``parse_strategy``
-  ``:94-144``); :func:`catalog_strategy_text` is the lowercase catalog form of
-  ``src/frontend/src/catalog/system_catalog/mod.rs:243-253``.
 * :func:`assign_splits` - ``EnsembleActorTemplate::assign_splits``
   (``src/meta/src/controller/scale.rs:1299-1322``) calling ``reassign_splits`` from an empty
   assignment (``src/meta/src/stream/source_manager/split_assignment.rs:508-600``, heap order
@@ -37,25 +31,12 @@ u32. A tuple hashes its fields back to back.
 from __future__ import annotations
 
 import math
-import re
 import struct
-from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 
 from xxhash import xxh64_intdigest
 
-__all__ = [
-    "PlacementError",
-    "Strategy",
-    "StrategyParseError",
-    "assign",
-    "assign_splits",
-    "catalog_strategy_text",
-    "format_strategy",
-    "parse_strategy",
-    "target_parallelism",
-]
+__all__ = ["PlacementError", "assign", "assign_splits"]
 
 
 class PlacementError(Exception):
@@ -350,212 +331,3 @@ def assign_splits(split_ids: list[str], actors: int) -> dict[int, list[str]]:
     for k, split_id in enumerate(sorted(set(split_ids))):
         result[actors - 1 - (k % actors)].append(split_id)
     return result
-
-
-# ---------------------------------------------------------------------------------------------
-# Adaptive parallelism strategies (adaptive_parallelism_strategy.rs)
-# ---------------------------------------------------------------------------------------------
-
-_USIZE_MAX = 2**64 - 1
-_F32_MAX_EXP = 128  # values >= 2^128 overflow to inf
-_F32_MANT_BITS = 24
-_F32_MIN_QUANTUM_EXP = -149
-
-
-class StrategyParseError(ValueError):
-    """``ParallelismStrategyParseError``; ``str()`` is RisingWave's message."""
-
-
-@dataclass(frozen=True)
-class Strategy:
-    """A parsed ``AdaptiveParallelismStrategy``.
-
-    ``kind`` is ``AUTO``, ``FULL``, ``BOUNDED`` or ``RATIO``; ``value`` is the bound (int >= 1)
-    for ``BOUNDED``, the ratio (a float holding an exact f32 value) for ``RATIO``, else ``None``.
-    """
-
-    kind: str
-    value: int | float | None = None
-
-    def __str__(self) -> str:
-        return format_strategy(self)
-
-
-AUTO = Strategy("AUTO")
-FULL = Strategy("FULL")
-
-
-def _f32_from_fraction(x: Fraction, negative: bool = False) -> float:
-    """Round an exact rational to the nearest f32 (ties to even), as Rust's ``f32`` parse does.
-
-    Returns the f32 value as a Python float (exact); overflow gives ``inf``. ``negative`` lets a
-    value that rounds to zero keep its sign (``-0.0``).
-    """
-    if x < 0:
-        return -_f32_from_fraction(-x)
-    if x == 0:
-        return -0.0 if negative else 0.0
-    exp = x.numerator.bit_length() - x.denominator.bit_length()
-    if Fraction(2) ** exp > x:
-        exp -= 1
-    # now 2^exp <= x < 2^(exp+1)
-    q = max(exp - (_F32_MANT_BITS - 1), _F32_MIN_QUANTUM_EXP)
-    m = round(x / Fraction(2) ** q)  # Fraction.__round__ is half-to-even
-    value = Fraction(m) * Fraction(2) ** q
-    result = math.inf if value >= Fraction(2) ** _F32_MAX_EXP else math.ldexp(float(m), q)
-    if negative and result == 0.0:
-        return -0.0
-    return -result if negative else result
-
-
-def _f32(x: float | int) -> float:
-    """``as f32`` / f32 arithmetic result rounding for an exactly known value."""
-    if isinstance(x, float) and (math.isinf(x) or math.isnan(x)):
-        return x
-    negative = x < 0 or (isinstance(x, float) and math.copysign(1.0, x) < 0)
-    return _f32_from_fraction(Fraction(abs(x)), negative)
-
-
-def _f32_display(x: float) -> str:
-    """Rust's ``Display`` for an f32: shortest round-trip digits, never exponent notation."""
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    sign = "-" if math.copysign(1.0, x) < 0 else ""
-    x = abs(x)
-    if x == 0.0:
-        return sign + "0"
-    exact = Fraction(x)
-    for p in range(1, 10):
-        mant, _, e = format(x, f".{p - 1}e").partition("e")
-        m = int(mant.replace(".", ""))
-        e10 = int(e) - (p - 1)
-        scale = Fraction(10) ** e10
-        best = None
-        for cand in (m - 1, m, m + 1):
-            if cand <= 0:
-                continue
-            value = cand * scale
-            if _f32_from_fraction(value) == x:
-                dist = abs(value - exact)
-                # closest wins; an exact tie goes to the even digit (Dragon4's round-half-even)
-                if best is None or (dist, cand % 2) < (best[0], best[1] % 2):
-                    best = (dist, cand)
-        if best is not None:
-            digits = str(best[1])
-            e10_final = e10
-            stripped = digits.rstrip("0")
-            e10_final += len(digits) - len(stripped)
-            return sign + _place_point(stripped, e10_final)
-    return sign + repr(x)  # unreachable: 9 significant digits always round-trip an f32
-
-
-def _place_point(digits: str, e10: int) -> str:
-    """Render ``int(digits) * 10**e10`` in plain decimal notation."""
-    if e10 >= 0:
-        return digits + "0" * e10
-    point = len(digits) + e10
-    if point > 0:
-        return digits[:point] + "." + digits[point:]
-    return "0." + "0" * (-point) + digits
-
-
-# Input is lowercased first (to_lowercase), so the literal words only need lowercase matching;
-# Rust's \d is Unicode-aware like Python's, and a non-ASCII digit then fails the number parse.
-_BOUNDED_RE = re.compile(r"bounded\((?P<value>\d+)\)")
-_RATIO_RE = re.compile(r"ratio\((?P<value>[+-]?\d+(?:\.\d+)?)\)")
-
-
-def _parse_usize(text: str) -> int:
-    """``str::parse::<usize>()`` for a string of ``\\d`` characters."""
-    if not text.isascii():
-        raise StrategyParseError("Parse error: invalid digit found in string")
-    value = int(text)
-    if value > _USIZE_MAX:
-        raise StrategyParseError("Parse error: number too large to fit in target type")
-    return value
-
-
-def _parse_f32(text: str) -> float:
-    """``str::parse::<f32>()`` for ``[+-]?\\d+(\\.\\d+)?`` (correctly rounded, signed zero)."""
-    if not text.isascii():
-        raise StrategyParseError("Parse error: invalid float literal")
-    negative = text.startswith("-")
-    return _f32_from_fraction(Fraction(text.lstrip("+-")), negative)
-
-
-def parse_strategy(text: str) -> Strategy:
-    """``parse_strategy`` (``adaptive_parallelism_strategy.rs:94-144``), case-insensitive.
-
-    Raises :class:`StrategyParseError` (a ``ValueError``) with RisingWave's message.
-    """
-    lower = text.lower()
-    if lower == "auto":
-        return AUTO
-    if lower == "full":
-        return FULL
-    m = _BOUNDED_RE.fullmatch(lower)
-    if m:
-        n = _parse_usize(m.group("value"))
-        if n == 0:
-            raise StrategyParseError("Invalid value for Bounded strategy: must be positive integer")
-        return Strategy("BOUNDED", n)
-    m = _RATIO_RE.fullmatch(lower)
-    if m:
-        r = _parse_f32(m.group("value"))
-        if not 0.0 <= r <= 1.0:
-            raise StrategyParseError(
-                "Invalid value for Ratio strategy: must be between 0.0 and 1.0"
-            )
-        return Strategy("RATIO", r)
-    raise StrategyParseError(f"Unsupported strategy: {text}")
-
-
-def _coerce(strategy: Strategy | str) -> Strategy:
-    return strategy if isinstance(strategy, Strategy) else parse_strategy(strategy)
-
-
-def format_strategy(strategy: Strategy | str) -> str:
-    """The ``Display`` form: ``AUTO``, ``FULL``, ``BOUNDED(4)``, ``RATIO(0.5)``."""
-    s = _coerce(strategy)
-    if s.kind == "BOUNDED":
-        return f"BOUNDED({s.value})"
-    if s.kind == "RATIO":
-        assert isinstance(s.value, float)
-        return f"RATIO({_f32_display(s.value)})"
-    return s.kind
-
-
-def catalog_strategy_text(strategy: Strategy | str) -> str:
-    """User-facing catalog form (``rw_streaming_jobs`` etc.): ``adaptive``, ``bounded(4)``,
-    ``ratio(0.5)``."""
-    s = _coerce(strategy)
-    if s.kind in ("AUTO", "FULL"):
-        return "adaptive"
-    return format_strategy(s).lower()
-
-
-def target_parallelism(strategy: Strategy | str, available: int) -> int:
-    """``compute_target_parallelism(available)`` (``:80-92``).
-
-    AUTO/FULL -> ``available``; BOUNDED(n) -> ``min(n, available)``; RATIO(r) ->
-    ``max((available as f32 * r).floor() as usize, 1)`` with every step rounded to f32.
-    """
-    s = _coerce(strategy)
-    if s.kind in ("AUTO", "FULL"):
-        return available
-    if s.kind == "BOUNDED":
-        assert isinstance(s.value, int)
-        return min(s.value, available)
-    assert isinstance(s.value, float)
-    # f32 * f32 is exact in f64 (24 + 24 significand bits), so one rounding gives the f32 product.
-    product = _f32(_f32(available) * s.value)
-    floored = math.floor(product) if math.isfinite(product) else product
-    if floored != floored or floored <= 0:  # NaN or negative saturate to 0
-        as_usize = 0
-    elif floored >= 2**64:
-        as_usize = _USIZE_MAX
-    else:
-        as_usize = int(floored)
-    return max(as_usize, 1)

@@ -17,9 +17,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rwalter.common.catalog import JobStatus
+from rwalter.common.parallelism import compute_target_parallelism
 from rwalter.errors import NO_WORKERS, MetaError
 from rwalter.meta.catalog import Actor, Fragment, Job, MetaCatalog
-from rwalter.meta.placement import PlacementError, assign, target_parallelism
+from rwalter.meta.placement import PlacementError, assign
 
 # (worker id, vnodes, splits) of one actor index.
 Slot = tuple[int, tuple[int, ...], tuple[str, ...]]
@@ -80,7 +82,7 @@ def job_entry_fragments(catalog: MetaCatalog, job_ids: Sequence[int]) -> list[in
 
 def effective_parallelism(job: Job) -> tuple[int | None, str | None]:
     """§4.3 step 2: the backfill override applies while the job is not CREATED."""
-    if job.status != "CREATED" and job.backfill_set:
+    if job.status != JobStatus.CREATED and job.backfill_set:
         return job.backfill_fixed, (job.backfill_strategy or job.strategy)
     return job.fixed_parallelism, job.strategy
 
@@ -94,12 +96,12 @@ def ensemble_actor_count(catalog: MetaCatalog, entry: Fragment, job: Job, availa
         target = (
             entry.override_fixed
             if entry.override_fixed is not None
-            else target_parallelism(strategy or "AUTO", available)
+            else compute_target_parallelism(strategy or "AUTO", available)
         )
     elif fixed is not None:
         target = fixed
     else:
-        target = target_parallelism(strategy or "AUTO", available)
+        target = compute_target_parallelism(strategy or "AUTO", available)
     return max(1, min(target, entry.vnode_count, job.max_parallelism))
 
 
@@ -264,7 +266,14 @@ def build_plan(
                     for w in workers
                 ],
                 "removed_actors": [
-                    {"actor_id": a.actor_id, "worker_id": a.worker_id} for a in before
+                    {
+                        "actor_id": a.actor_id,
+                        "worker_id": a.worker_id,
+                        "vnodes": vnode_ranges(sorted(a.vnodes))
+                        if frag.distribution == "HASH"
+                        else [],
+                    }
+                    for a in before
                 ],
                 "added_actors": [
                     {

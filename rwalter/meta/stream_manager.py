@@ -16,9 +16,10 @@ refusal (after the commit), or a full rebuild with a plan.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from rwalter.common.catalog import StreamScanType
+from rwalter.common.parallelism import ParallelismPolicy
 from rwalter.errors import (
     BACKFILL_UNRESCHEDULABLE,
     BARRIER_REJECTED,
@@ -34,15 +35,15 @@ from rwalter.meta import scale
 from rwalter.meta.catalog import MetaCatalog
 
 # ``PbStreamScanType::is_reschedulable(is_online)`` (``src/prost/src/lib.rs:556-573``).
-RESCHEDULABLE: dict[str, tuple[bool, bool]] = {
+RESCHEDULABLE: dict[StreamScanType, tuple[bool, bool]] = {
     # scan type: (online, offline)
-    "UPSTREAM_ONLY": (True, True),
-    "ARRANGEMENT_BACKFILL": (True, True),
-    "CROSS_DB_SNAPSHOT_BACKFILL": (True, True),
-    "SNAPSHOT_BACKFILL": (False, True),
-    "CHAIN": (False, False),
-    "REARRANGE": (False, False),
-    "BACKFILL": (False, False),
+    StreamScanType.UPSTREAM_ONLY: (True, True),
+    StreamScanType.ARRANGEMENT_BACKFILL: (True, True),
+    StreamScanType.CROSS_DB_SNAPSHOT_BACKFILL: (True, True),
+    StreamScanType.SNAPSHOT_BACKFILL: (False, True),
+    StreamScanType.CHAIN: (False, False),
+    StreamScanType.REARRANGE: (False, False),
+    StreamScanType.BACKFILL: (False, False),
 }
 
 
@@ -50,21 +51,6 @@ def is_reschedulable(scan_type: str | None, online: bool) -> bool:
     if not scan_type:
         return True
     return RESCHEDULABLE[scan_type][0 if online else 1]
-
-
-class Policy(Protocol):
-    """A parallelism request: ``fixed`` n, or adaptive with an uppercase ``strategy``."""
-
-    fixed: int | None
-    strategy: str | None
-
-
-@dataclass(frozen=True)
-class ParallelismPolicy:
-    """``ParallelismPolicy`` of ``stream/scale.rs:1241-1245`` as the meta node builds it itself."""
-
-    fixed: int | None
-    strategy: str | None
 
 
 def check_max_parallelism(
@@ -148,7 +134,7 @@ class StreamManager:
     def reschedule_streaming_job(
         self,
         job_id: int,
-        policy: Policy | None,
+        policy: ParallelismPolicy | None,
         deferred: bool,
         *,
         resource_group: tuple[str | None] | None = None,
@@ -180,7 +166,7 @@ class StreamManager:
         return self.apply_jobs([job_id])
 
     def reschedule_streaming_job_backfill_parallelism(
-        self, job_id: int, policy: Policy | None, deferred: bool
+        self, job_id: int, policy: ParallelismPolicy | None, deferred: bool
     ) -> dict[str, Any] | None:
         """ALTER … SET BACKFILL_PARALLELISM (``stream_manager.rs:960-1003``)."""
         deferred = deferred or self.recovering

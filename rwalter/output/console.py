@@ -15,6 +15,7 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
+from rwalter.output.formats import PrintOptions
 from rwalter.result import Result
 
 __all__ = ["Console"]
@@ -32,11 +33,17 @@ class Console:
         color_err: bool = False,
         explain_command: str = "rwalter explain",
         keep_going: bool = False,
+        plan_detail: str = "summary",
+        psql: PrintOptions | None = None,
     ) -> None:
         self.out, self.err = out, err
         self.color_out, self.color_err = color_out, color_err
         self.explain_command = explain_command
         self.keep_going = keep_going
+        self.plan_detail = plan_detail
+        self.psql = (
+            psql or PrintOptions()
+        )  # -t, -A, -F, -q  # summary | full | map (--plan, \\pset plan)
         self._explain_codes: frozenset[str] | None = None
 
     def emit(
@@ -46,10 +53,13 @@ class Console:
         fmt: str,
         *,
         out: TextIO | None = None,
+        color: bool | None = None,
     ) -> None:
-        """Print one unit's answer in ``fmt``; ``out`` overrides stdout (the REPL's ``\\o``)."""
+        """Print one unit's answer in ``fmt``; ``out`` overrides stdout (the REPL's ``\\o``, its
+        pager buffer), ``color`` the colour decision for it."""
         target = out or self.out
-        color = self.color_out and target is self.out
+        if color is None:
+            color = self.color_out and target is self.out
         if fmt == "jsonl":
             self.write(target, json.dumps(result.to_record(), ensure_ascii=False) + "\n")
             return
@@ -62,7 +72,7 @@ class Console:
             return
         from rwalter.output.formats import render
 
-        rendered = render(result, fmt, color=color)
+        rendered = render(result, fmt, color=color, plan=self.plan_detail, psql=self.psql)
         if rendered.out:
             self.write(target, rendered.out)
         if rendered.err:

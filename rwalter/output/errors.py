@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rwalter.errors import RwError
+from rwalter.errors import SIMULATOR, RwError
 from rwalter.output.style import Segment, paint
 from rwalter.output.text import display_width
 
@@ -90,8 +90,17 @@ def render_error(
     explain_hint: str | None = None,
     color: bool = False,
 ) -> str:
-    """The full stderr text for ``error``: location, RisingWave's block, caret, hints."""
+    """The full stderr text for ``error``: location, RisingWave's block, caret, hints.
+
+    A backslash command's error is one line, ``FILE:LINE: error [simulator-command] ...``: it is
+    the client's, not a server error, and psql prints its own the same way (``invalid command``).
+    """
     segs: list[Segment] = []
+    if error.code == SIMULATOR:
+        where = f"{location.source}:{location.line}: " if location is not None else ""
+        return paint(
+            [(f"{where}error [{error.code}] ", "bold"), (error.rendered(), None)], color=color
+        )
     if location is not None:
         segs += [(str(location), "bold"), (f": error [{error.code}]\n", "bold")]
     block = error.rendered()

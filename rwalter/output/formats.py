@@ -30,11 +30,11 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rwalter.output.plan import render_plan
+from rwalter.output.plan import PLAN_DETAILS, render_plan
 from rwalter.output.text import display_width, pad
 from rwalter.result import Result
 
-__all__ = ["FORMATS", "Output", "render", "render_rows"]
+__all__ = ["FORMATS", "PLAN_DETAILS", "Output", "PrintOptions", "render", "render_rows"]
 
 Rows = Sequence[Sequence[str | None]]
 RowRenderer = Callable[[list[str], Rows, list[bool]], str]
@@ -199,6 +199,29 @@ FORMATS: dict[str, Format] = {
 }
 
 
+@dataclass(frozen=True)
+class PrintOptions:
+    """psql's ``-t`` (tuples only), ``-A`` (unaligned), ``-F SEP`` and ``-q`` (no command tags)."""
+
+    tuples_only: bool = False
+    unaligned: bool = False
+    field_sep: str = "|"
+    quiet: bool = False
+
+
+def _psql_table(result: Result, opts: PrintOptions) -> str:
+    """The ``table`` format under ``-A`` and/or ``-t``, as psql's ``print_unaligned_text`` and
+    ``print_aligned_text`` with ``tuples_only``: no header and no row count with ``-t``."""
+    if opts.unaligned:
+        lines = [] if opts.tuples_only else [opts.field_sep.join(result.columns)]
+        lines += [opts.field_sep.join("" if v is None else v for v in row) for row in result.rows]
+        if not opts.tuples_only:
+            lines.append(_row_count(len(result.rows)))
+        return "\n".join(lines) + "\n" if lines else ""
+    body = render_rows(result, "table").split("\n")[2:-3]  # header, rule; count, blank
+    return "\n".join(body) + "\n\n" if body else "\n"
+
+
 def _right_aligned(result: Result) -> list[bool]:
     types = result.types or ""
     if len(types) != len(result.columns):
@@ -218,8 +241,19 @@ def _has_rows(result: Result) -> bool:
     return bool(result.columns) or result.returns_rows
 
 
-def render(result: Result, fmt: str = "table", *, color: bool = False) -> Output:
-    """What ``result`` prints in format ``fmt``; errors and notices are the caller's (stderr)."""
+def render(
+    result: Result,
+    fmt: str = "table",
+    *,
+    color: bool = False,
+    plan: str = "summary",
+    psql: PrintOptions = PrintOptions(),
+) -> Output:
+    """What ``result`` prints in format ``fmt``; errors and notices are the caller's (stderr).
+
+    ``plan`` is how much of a reschedule plan the human formats show (``PLAN_DETAILS``,
+    ``--plan`` and ``\\pset plan``): per worker (summary), every actor (full), or with a vnode map.
+    """
     spec = FORMATS[fmt]
     if spec.whole_record:
         return Output(out=json.dumps(result.to_record(), ensure_ascii=False) + "\n")
@@ -231,16 +265,17 @@ def render(result: Result, fmt: str = "table", *, color: bool = False) -> Output
         text = result.text if result.text.endswith("\n") else result.text + "\n"
         (out if spec.text_to_stdout else err).append(text)
     if _has_rows(result):
-        out.append(render_rows(result, fmt))
-    elif result.tag and spec.tag:
+        tweaked = fmt == "table" and (psql.unaligned or psql.tuples_only)
+        out.append(_psql_table(result, psql) if tweaked else render_rows(result, fmt))
+    elif result.tag and spec.tag and not psql.quiet:
         out.append(result.tag + "\n")
     if result.plan is not None:
         if spec.plan_as_json:
             out.append(json.dumps(result.plan, ensure_ascii=False) + "\n")
         else:
-            out.append(render_plan(result.plan, color=color))
+            out.append(render_plan(result.plan, color=color, detail=plan))
     for section in result.sections:
-        part = render(section, fmt, color=color)
+        part = render(section, fmt, color=color, plan=plan, psql=psql)
         out.append(part.out)
         err.append(part.err)
     return Output(out="".join(out), err="".join(err))

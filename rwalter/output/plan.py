@@ -25,7 +25,11 @@ from typing import Any
 
 from rwalter.output.style import Segment, paint
 
-__all__ = ["id_ranges", "render_plan", "vnode_ranges"]
+__all__ = ["PLAN_DETAILS", "id_ranges", "render_plan", "vnode_ranges"]
+
+# How much of a plan the human formats show: per worker (the default), every actor and its
+# vnodes, or the summary and a vnode map per hash fragment (``--plan``, ``\\pset plan``).
+PLAN_DETAILS = ("summary", "full", "map")
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:

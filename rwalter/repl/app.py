@@ -138,8 +138,24 @@ class Repl:
         return results
 
     # -- printing -----------------------------------------------------------------------
+    def color_here(self) -> bool:
+        return self.color and self.state.output is None
+
     def emit(self, result: Result, lines: list[str]) -> None:
-        self.console.emit(result, lines, self._format_for(result), out=self.state.output)
+        if result.plan is not None:
+            self.state.last_plan = result.plan
+        self.console.plan_detail = self.state.plan
+        fmt = self._format_for(result)
+        if not (self.state.pager and self.state.output is None and self.env.stdout_isatty):
+            self.console.emit(result, lines, fmt, out=self.state.output)
+            return
+        buffer = io.StringIO()  # psql: output longer than the screen goes through the pager
+        self.console.emit(result, lines, fmt, out=buffer, color=self.color)
+        text = buffer.getvalue()
+        if text.count("\n") < shutil.get_terminal_size((80, 24)).lines - 1 or not page(
+            text, self.env.pager
+        ):
+            self.console.write(self.out, text)
 
     def _format_for(self, result: Result) -> str:
         fmt = self.state.fmt
@@ -226,6 +242,19 @@ class Repl:
         )
 
 
+def page(text: str, pager: str | None) -> bool:
+    """Show ``text`` through ``pager`` (``PAGER``; psql's default ``less``); False if it cannot run."""
+    import shlex
+    import subprocess
+
+    command = shlex.split(pager or "less -FRX")
+    try:
+        subprocess.run(command, input=text, text=True, check=False)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def _editing_mode() -> str:
     """``vi`` or ``emacs`` for the toolbar, from the running prompt_toolkit application."""
     try:
@@ -248,6 +277,8 @@ def main(opts: Options, env: Environment) -> int:
     clock = opts.clock or config.clock or "realtime"
     state = ReplState(
         fmt=opts.fmt or config.format or "table",
+        plan=opts.plan,
+        pager=env.pager is not None,
         timing=config.timing,
         expanded=config.expanded,
         editor=config.editor,
@@ -262,6 +293,10 @@ def main(opts: Options, env: Environment) -> int:
     color = env.color_for(env.stdout, no_color=opts.no_color)
     try:
         repl = Repl(session, config, state, color=color, realtime=clock == "realtime", env=env)
+        if opts.psql:
+            from rwalter.output.formats import PrintOptions
+
+            repl.console.psql = PrintOptions(**opts.psql)
         env.stdout.write(repl.banner(cluster, clock))
         env.stdout.flush()
         return repl.loop()

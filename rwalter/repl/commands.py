@@ -45,6 +45,9 @@ class ReplState:
     editor: str | None = None
     include_depth: int = 0
     notes: list[str] = field(default_factory=list)
+    plan: str = "summary"  # \\pset plan: summary | full | map
+    pager: bool = False  # \\pset pager: long output through $PAGER, as psql
+    last_plan: dict[str, Any] | None = None  # what \\plan shows again
 
 
 class Host(Protocol):
@@ -54,6 +57,10 @@ class Host(Protocol):
     state: ReplState
 
     def run_source(self, text: str, source: str) -> None: ...
+
+    def color_here(self) -> bool:
+        """Whether text printed now may carry colour (a terminal, not an ``\\o`` file)."""
+        ...
 
 
 Run = Callable[[Host, list[str]], list[Result]]
@@ -109,14 +116,53 @@ def cmd_expanded(host: Host, args: list[str]) -> list[Result]:
 
 
 def cmd_pset(host: Host, args: list[str]) -> list[Result]:
+    from rwalter.output.plan import PLAN_DETAILS
+
+    state = host.state
     if len(args) == 2 and args[0] == "format":
         if args[1] not in FORMAT_NAMES:
             raise _error(f"\\pset: allowed formats are {', '.join(FORMAT_NAMES)}")
-        host.state.fmt = args[1]
+        state.fmt = args[1]
         return _text(f"Output format is {args[1]}.")
     if len(args) == 1 and args[0] == "format":
-        return _text(f"Output format is {host.state.fmt}.")
-    raise _error("usage: \\pset format " + "|".join(FORMAT_NAMES))
+        return _text(f"Output format is {state.fmt}.")
+    if args[:1] == ["plan"] and len(args) <= 2:
+        if len(args) == 2:
+            if args[1] not in PLAN_DETAILS:
+                raise _error(f"\\pset: allowed plan views are {', '.join(PLAN_DETAILS)}")
+            state.plan = args[1]
+        return _text(f"Plan view is {state.plan}.")
+    if args[:1] == ["pager"] and len(args) <= 2:
+        state.pager = _toggle(state.pager, args[1:], "pset pager")
+        return _text(f"Pager usage is {'on' if state.pager else 'off'}.")
+    raise _error(
+        "usage: \\pset format "
+        + "|".join(FORMAT_NAMES)
+        + " | \\pset plan "
+        + "|".join(PLAN_DETAILS)
+        + " | \\pset pager [on|off]"
+    )
+
+
+def cmd_plan(host: Host, args: list[str]) -> list[Result]:
+    """``\\plan [summary|full]``, ``\\plan map FRAGMENT``: the last plan again, or a vnode map."""
+    from rwalter.output.vnode_map import render_vnode_map
+
+    plan = host.state.last_plan
+    if plan is None:
+        raise _error("\\plan: no plan yet; run an ALTER (or EXPLAIN ALTER) that changes actors")
+    if args[:1] == ["map"]:
+        frags = {f["fragment_id"]: f for f in plan.get("fragments") or []}
+        if len(args) != 2 or not args[1].isdigit() or int(args[1]) not in frags:
+            known = ", ".join(str(f) for f in frags)
+            raise _error(f"usage: \\plan map FRAGMENT (fragments of the last plan: {known})")
+        return [Result(text=render_vnode_map(frags[int(args[1])], color=host.color_here()))]
+    if len(args) > 1 or (args and args[0] not in ("summary", "full")):
+        raise _error("usage: \\plan [summary|full] | \\plan map FRAGMENT")
+    from rwalter.output.plan import render_plan
+
+    detail = args[0] if args else host.state.plan
+    return [Result(text=render_plan(plan, color=host.color_here(), detail=detail))]
 
 
 def cmd_output(host: Host, args: list[str]) -> list[Result]:
@@ -196,7 +242,14 @@ REPL_COMMANDS: dict[str, ReplCommand] = {
     "q": ReplCommand("\\q", "quit (Ctrl-D too)", cmd_quit),
     "timing": ReplCommand("\\timing [on|off]", "show how long each statement took", cmd_timing),
     "x": ReplCommand("\\x [on|off|auto]", "expanded display (one field per line)", cmd_expanded),
-    "pset": ReplCommand("\\pset format F", "output format: " + ", ".join(FORMAT_NAMES), cmd_pset),
+    "pset": ReplCommand(
+        "\\pset format F|plan V|pager",
+        "output format (" + ", ".join(FORMAT_NAMES) + "), plan view (summary, full, map), pager",
+        cmd_pset,
+    ),
+    "plan": ReplCommand(
+        "\\plan [full] | map FRAG", "the last plan again; a vnode map of one fragment", cmd_plan
+    ),
     "o": ReplCommand(
         "\\o [FILE]", "send results to FILE (no FILE: back to the terminal)", cmd_output
     ),

@@ -171,6 +171,32 @@ class Flush(RwStatement):
     arg_types: dict[str, bool] = {}
 
 
+class Begin(RwStatement):
+    """``BEGIN [TRANSACTION|WORK] <modes>`` (``kind='BEGIN'``) or ``START TRANSACTION <modes>``
+    (``kind='START_TRANSACTION'``); ``modes`` like ``READ ONLY``, ``ISOLATION LEVEL SERIALIZABLE``."""
+
+    arg_types = {"kind": True, "modes": False}
+
+
+class Commit(RwStatement):
+    """``COMMIT`` / ``ROLLBACK`` (``kind``) ``[AND [NO] CHAIN]``; ``ABORT`` is ``kind='ABORT'``."""
+
+    arg_types = {"kind": True, "chain": False}
+
+
+class SetTransaction(RwStatement):
+    """``SET TRANSACTION <modes>``, ``SET TRANSACTION SNAPSHOT <v>`` or
+    ``SET SESSION CHARACTERISTICS AS TRANSACTION <modes>`` (``session=True``)."""
+
+    arg_types = {"modes": False, "snapshot": False, "session": False}
+
+
+class CopyTo(RwStatement):
+    """``COPY (<query>) TO STDOUT``, the one COPY RisingWave runs (``handler/mod.rs:656-664``)."""
+
+    arg_types = {"this": True}
+
+
 class SetVariable(RwStatement):
     """``SET [SESSION|LOCAL] <name> {TO|=} <value|DEFAULT>``; ``this`` is the name as written.
 
@@ -340,6 +366,10 @@ STATEMENT_NODES = (
     Wait,
     Recover,
     Flush,
+    Begin,
+    Commit,
+    SetTransaction,
+    CopyTo,
     SetVariable,
     ResetVariable,
     ShowVariable,

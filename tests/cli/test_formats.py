@@ -24,6 +24,13 @@ def test_format_names_match_renderers() -> None:
     assert set(FORMAT_NAMES) == set(FORMATS)
 
 
+def test_plan_details_match_the_renderer() -> None:
+    from rwalter.cli import PLAN_DETAILS as CLI_DETAILS
+    from rwalter.output.plan import PLAN_DETAILS
+
+    assert CLI_DETAILS == PLAN_DETAILS
+
+
 def test_table_is_psql_aligned() -> None:
     assert render(rows_result(), "table").out == (
         "  id  | name | parallelism \n"

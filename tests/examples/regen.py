@@ -8,9 +8,10 @@ Regenerate every golden (from the repository root)::
 
 How an example is run (``tests/examples/test_examples.py`` uses the same function):
 
-* ``examples/NN_name.sql`` runs as ``python -m rwalter <options> -f examples/NN_name.sql`` from the
-  repository root. ``<options>`` are read from header comments at the top of the file, one or more
-  lines ``-- rwalter: --cluster 2@default,2@test --on-error continue`` (split like a shell would).
+* ``examples/NN_name.sql`` runs as ``python -m rwalter -f examples/NN_name.sql`` from the
+  repository root, exactly as the README says. rwalter itself reads the options the script was
+  written for from its header comments, lines such as
+  ``-- rwalter: --cluster 2@default,2@test --on-error continue`` (``rwalter/script_header.py``).
 * ``examples/NN_name.sh`` runs as ``bash examples/NN_name.sh`` from the repository root, with
   ``RWALTER`` set to ``<this python> -m rwalter`` (a user with rwalter installed leaves it unset).
 * The environment has ``NO_COLOR=1`` (plain text) and ``PYTHONUNBUFFERED=1``; stdout and stderr are
@@ -32,7 +33,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 GOLDEN = EXAMPLES / "golden"
-HEADER = "-- rwalter:"
 
 
 @dataclass(frozen=True)
@@ -47,26 +47,11 @@ class Example:
     def golden(self) -> Path:
         return GOLDEN / f"{self.name}.out"
 
-    def options(self) -> list[str]:
-        """Options from the ``-- rwalter: ...`` header lines (only the leading comment block)."""
-        opts: list[str] = []
-        if self.path.suffix != ".sql":
-            return opts
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            stripped = line.strip()
-            if not stripped:
-                continue
-            if not stripped.startswith("--"):
-                break
-            if stripped.startswith(HEADER):
-                opts += shlex.split(stripped[len(HEADER) :])
-        return opts
-
     def command(self) -> list[str]:
         rel = self.path.relative_to(REPO).as_posix()
         if self.path.suffix == ".sh":
             return ["bash", rel]
-        return [sys.executable, "-m", "rwalter", *self.options(), "-f", rel]
+        return [sys.executable, "-m", "rwalter", "-f", rel]
 
     def display_command(self) -> str:
         if self.path.suffix == ".sh":

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from rwalter.common.parallelism import ConfigParallelism
 from rwalter.errors import RwError
 from rwalter.frontend.session_config import VARIABLES, SessionConfig
 from rwalter.frontend.system_params import SystemParams, alter_system
-from rwalter.frontend.values import ConfigParallelism
 from rwalter.sql.ast import SetValueItem, SetVariableValue
 
 SC = "Failed to get or set session config"

@@ -227,3 +227,15 @@ def test_information_schema_columns() -> None:
             "generation_expression",
             "interval_type",
         ]
+
+
+def test_pg_namespace(session: Session) -> None:
+    """pg_namespace.rs over rw_schemas (e2e_test/batch/catalog/pg_namespace.slt.part): the four
+    schemas of dev, not DuckDB's main/rwmeta."""
+    for sql in ("SELECT nspname FROM pg_catalog.pg_namespace", "SELECT nspname FROM pg_namespace"):
+        result = session.execute(sql + " ORDER BY nspname")
+        assert result.ok, result.error
+        assert result.rows == [["information_schema"], ["pg_catalog"], ["public"], ["rw_catalog"]]
+    result = session.execute("SELECT * FROM pg_namespace WHERE nspname = 'public'")
+    assert result.columns == ["oid", "nspname", "nspowner", "nspacl"]
+    assert result.rows == [["2", "public", "1", "{root=UC/root,postgres=UC/root,rwadmin=UC/root}"]]

@@ -6,18 +6,14 @@ from fractions import Fraction
 
 import pytest
 
+from rwalter.common.parallelism import ConfigParallelism, ParallelismPolicy, parse_strategy
+from rwalter.common.rust_num import f32_display, f32_round, parse_rust_int
 from rwalter.errors import RwError
 from rwalter.frontend.session_config import SessionConfig
 from rwalter.frontend.values import (
-    ConfigParallelism,
-    ParallelismPolicy,
     backfill_parallelism_policy,
-    f32_display,
-    f32_round,
     fragment_parallelism,
     job_parallelism_policy,
-    parse_rust_int,
-    parse_strategy,
     resolve_backfill_parallelism,
     resolve_create_parallelism,
     resource_group_value,
@@ -235,7 +231,7 @@ def test_strategy_display():
     assert str(parse_strategy("FULL")) == "FULL"
     assert str(parse_strategy("bounded(42)")) == "BOUNDED(42)"
     assert str(parse_strategy("Ratio(0.75)")) == "RATIO(0.75)"
-    assert parse_strategy("full").dsl() == "adaptive"
+    assert parse_strategy("full").catalog_text() == "adaptive"
 
 
 @pytest.mark.parametrize(

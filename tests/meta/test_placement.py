@@ -13,19 +13,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rwalter.common.parallelism import AdaptiveParallelismStrategy as Strategy
+from rwalter.common.parallelism import (
+    StrategyParseError,
+    as_strategy,
+    catalog_strategy_text,
+    parse_strategy,
+)
+from rwalter.common.parallelism import compute_target_parallelism as target_parallelism
 from rwalter.meta.placement import (
     PlacementError,
-    Strategy,
-    StrategyParseError,
     _remainder_quotas,
     _worker_vnode_quotas,
     assign,
     assign_splits,
-    catalog_strategy_text,
-    format_strategy,
-    parse_strategy,
-    target_parallelism,
 )
+
+
+def format_strategy(strategy: Strategy | str) -> str:
+    """The strategy's Display (``AUTO``, ``BOUNDED(4)``, ``RATIO(0.5)``)."""
+    return str(as_strategy(strategy))
+
 
 THREE_BY_TWO = {1: 2, 2: 2, 3: 2}
 

@@ -34,8 +34,8 @@ class Repl:
         return self.child.before.replace("\r", "")
 
 
-@pytest.fixture
-def repl(tmp_path: Path) -> Iterator[Repl]:
+def repl_env(tmp_path: Path) -> dict[str, str]:
+    """The child's environment: plain text, HOME and the XDG directories in ``tmp_path``."""
     env = dict(os.environ)
     env.update(
         TERM="dumb",
@@ -46,6 +46,13 @@ def repl(tmp_path: Path) -> Iterator[Repl]:
         PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""),
     )
     env.pop("VISUAL", None)
+    env.pop("PAGER", None)
+    return env
+
+
+@pytest.fixture
+def repl(tmp_path: Path) -> Iterator[Repl]:
+    env = repl_env(tmp_path)
     child = pexpect.spawn(
         sys.executable,
         ["-m", "rwalter", "--clock", "manual"],

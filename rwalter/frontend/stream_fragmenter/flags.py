@@ -6,27 +6,8 @@ file it transcribes.
 
 from __future__ import annotations
 
-# Fragment type mask bits in ascending order (src/common/src/catalog/mod.rs:320-391).
-FLAG_ORDER = (
-    "SOURCE",
-    "MVIEW",
-    "SINK",
-    "NOW",
-    "STREAM_SCAN",
-    "BARRIER_RECV",
-    "VALUES",
-    "DML",
-    "CDC_FILTER",
-    "SKIPPED1",
-    "SOURCE_SCAN",
-    "SNAPSHOT_BACKFILL_STREAM_SCAN",
-    "FS_FETCH",
-    "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
-    "STREAM_CDC_SCAN",
-    "VECTOR_INDEX_WRITE",
-    "UPSTREAM_SINK_UNION",
-    "LOCALITY_PROVIDER",
-)
+# Fragment type mask bits in ascending order: rwalter.common.catalog.FragmentTypeFlag.
+from rwalter.common.catalog import FLAG_ORDER as FLAG_ORDER
 
 # Operator -> flags it adds to its fragment (src/frontend/src/stream_fragmenter/mod.rs:428-579).
 # Scan-type specific flags are in SCAN_TYPE_FLAGS.

@@ -17,11 +17,18 @@ from rwalter.sql.dialect.ddl import _parse_create, _parse_drop, _sqlglot_parse
 from rwalter.sql.dialect.errors import SqlParseError, _Fail, _position
 from rwalter.sql.dialect.statements import (
     _parse_cancel,
+    _parse_copy,
     _parse_explain,
     _parse_reset,
     _parse_set,
     _parse_show,
     _parse_wait,
+)
+from rwalter.sql.dialect.transaction import (
+    parse_begin,
+    parse_commit,
+    parse_rollback,
+    parse_start_transaction,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -31,9 +38,8 @@ from rwalter.sql.dialect.statements import (
 _QUERY_WORDS = {"SELECT", "WITH", "VALUES", "INSERT", "UPDATE", "DELETE"}
 # First words RisingWave parses and rwalter does not model: kept as exp.Command.
 _OTHER_STATEMENTS = {
-    "ANALYZE", "DECLARE", "FETCH", "CLOSE", "TRUNCATE", "REFRESH", "REPLACE", "DISCARD", "COPY",
-    "KILL", "DESCRIBE", "GRANT", "REVOKE", "START", "ABORT", "BEGIN", "COMMIT", "ROLLBACK",
-    "DEALLOCATE", "EXECUTE", "PREPARE", "COMMENT", "BACKUP", "USE", "VACUUM",
+    "ANALYZE", "DECLARE", "FETCH", "CLOSE", "TRUNCATE", "REFRESH", "REPLACE", "DISCARD",
+    "KILL", "DESCRIBE", "GRANT", "REVOKE", "DEALLOCATE", "EXECUTE", "PREPARE", "COMMENT", "BACKUP", "USE", "VACUUM",
 }  # fmt: skip
 
 _Handler = Callable[[_Cursor, Token], exp.Expression]
@@ -49,6 +55,12 @@ _STATEMENTS: dict[str, _Handler] = {
     "SET": _parse_set,
     "RESET": lambda c, t: _parse_reset(c),
     "EXPLAIN": _parse_explain,
+    "BEGIN": parse_begin,
+    "START": parse_start_transaction,
+    "COMMIT": parse_commit,
+    "ROLLBACK": parse_rollback,
+    "ABORT": lambda c, t: ast.Commit(kind="ABORT"),
+    "COPY": _parse_copy,
 }
 
 

@@ -246,6 +246,15 @@ def _g_show(_g: object, e: ast.ShowVariable) -> str:
     return f"SHOW {e.name}".rstrip()
 
 
+def _g_set_transaction(g, e: exp.Expression) -> str:
+    if e.args.get("snapshot") is not None:
+        return f"SET TRANSACTION SNAPSHOT '{e.args['snapshot']}'"
+    head = (
+        "SET SESSION CHARACTERISTICS AS TRANSACTION" if e.args.get("session") else "SET TRANSACTION"
+    )
+    return " ".join([head, ", ".join(e.args.get("modes") or [])]).strip()
+
+
 _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.AlterParallelism: _g_alter_parallelism,
     ast.AlterFragmentParallelism: _g_alter_fragment,
@@ -258,6 +267,12 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.Wait: _g_wait,
     ast.Recover: lambda g, e: "RECOVER",
     ast.Flush: lambda g, e: "FLUSH",
+    ast.Begin: lambda g, e: " ".join(
+        [e.args["kind"].replace("_", " "), ", ".join(e.args.get("modes") or [])]
+    ).strip(),
+    ast.Commit: lambda g, e: e.args["kind"] + (" AND CHAIN" if e.args.get("chain") else ""),
+    ast.SetTransaction: _g_set_transaction,
+    ast.CopyTo: lambda g, e: f"COPY ({to_sql(e.this)}) TO STDOUT",
     ast.SetVariable: _g_set,
     ast.ResetVariable: lambda g, e: f"RESET {_var_name(e)}",
     ast.ShowVariable: _g_show,

@@ -10,6 +10,8 @@ from sqlglot.tokens import Token, TokenType
 from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _command, _parse_alter
 from rwalter.sql.dialect.cursor import _Cursor, _is_word
+from rwalter.sql.dialect.ddl import _sqlglot_parse
+from rwalter.sql.dialect.transaction import parse_set_transaction
 from rwalter.sql.dialect.values import _set_value
 
 # --------------------------------------------------------------------------------------------
@@ -124,8 +126,11 @@ def _parse_wait(c: _Cursor) -> exp.Expression:
 def _parse_set(c: _Cursor, start_tok: Token) -> exp.Expression:
     """``parse_set`` (``parser.rs:5096-5165``): only ``SET [SESSION|LOCAL] name {=|TO} value``."""
     modifier = c.one_of("SESSION", "LOCAL")
-    if c.words("TIME", "ZONE") or c.words("TRANSACTION") or c.words("CHARACTERISTICS"):
+    if c.words("TIME", "ZONE"):
         return _command(c, start_tok)
+    transaction = parse_set_transaction(c, modifier)
+    if transaction is not None:
+        return transaction
     param = c.identifier()
     if not (c.tok(TokenType.EQ) or c.words("TO")):
         raise c.fail("'=' or 'TO' after config parameter")
@@ -153,3 +158,28 @@ def _parse_explain(c: _Cursor, start_tok: Token) -> exp.Expression:
             return _command(c, start_tok)
         return ast.ExplainAlter(this=inner)
     return _command(c, start_tok)
+
+
+def _parse_copy(c: _Cursor, start_tok: Token) -> exp.Expression:
+    """``parse_copy`` (``parser.rs:4124-4146``): ``COPY (<query>) TO STDOUT`` becomes
+    :class:`ast.CopyTo`; the table form and ``FROM STDIN`` stay commands (RisingWave does not
+    run them, ``handler/mod.rs:1686``). No ``WITH`` options: RisingWave's COPY has none."""
+    if c.word() is not None or not c.is_type(TokenType.L_PAREN):
+        return _command(c, start_tok)
+    depth, j = 0, c.i
+    while j < c.n:
+        tt = c.toks[j].token_type
+        depth += (tt == TokenType.L_PAREN) - (tt == TokenType.R_PAREN)
+        if depth == 0:
+            break
+        j += 1
+    if j >= c.n:
+        c.i = c.n
+        raise c.fail(")")
+    query = _sqlglot_parse(c, c.i + 1, j)
+    c.i = j + 1
+    if c.words("FROM", "STDIN"):
+        return _command(c, start_tok)
+    if not c.words("TO", "STDOUT"):
+        raise c.fail("FROM STDIN or TO STDOUT")
+    return ast.CopyTo(this=query)

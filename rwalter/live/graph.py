@@ -1,0 +1,243 @@
+"""The streaming graph of a snapshot: fragments, their edges, actors, vnodes and splits.
+
+From ``rw_fragments`` (flags, distribution, upstreams, vnode counts, parallelism policies),
+``rw_fragment_infos.node`` (scan types, dispatchers: :mod:`rwalter.live.plan_json`), ``rw_actors``,
+``rw_fragment_vnodes()`` and ``rw_actor_splits``; what a snapshot lacks is re-derived by
+:mod:`rwalter.live.rederive` and reported. The catalog rows (workers, relations, jobs) are
+:class:`rwalter.live.loader.Loader`'s, which builds on this class.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rwalter.live import pgtext, plan_json
+from rwalter.live.rederive import derive_dispatcher, rederive_vnodes, scan_type_from_flags
+from rwalter.live.rows import Cursor, actor_row, at_row, fault, rows_of
+from rwalter.live.snapshot import Snapshot, SnapshotError, Table
+from rwalter.meta.catalog import Actor, Edge, Fragment, Job, Worker
+
+
+class GraphRows:
+    """Fragments, edges and actors of a snapshot, checked; the loader's graph half."""
+
+    snap: Snapshot
+
+    def fragments(self, jobs: dict[int, Job]) -> tuple[list[Fragment], list[Edge]]:
+        t = self.snap.tables["rw_fragments"]
+        nodes = self._fragment_nodes()
+        limits = self._rate_limits()
+        frags: list[Fragment] = []
+        upstreams: dict[int, list[int]] = {}
+        policies: dict[int, str] = {}
+        guessed: list[int] = []
+        for i, r in rows_of(t):
+            with at_row(t, i):
+                fid, job_id = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["table_id"])
+                flags = pgtext.to_text_array(r["flags"])
+                states = pgtext.to_int_array(r["state_table_ids"])
+                ups = pgtext.to_int_array(r["upstream_fragment_ids"])
+                vnodes = pgtext.to_int(r["max_parallelism"])
+                policy = r.get("parallelism_policy") or ""
+                override = policy.startswith("override(")
+                parsed = pgtext.to_parallelism(policy[len("override(") : -1]) if override else None
+            dist = r["distribution_type"] or ""
+            if job_id not in jobs:
+                raise fault(
+                    t, i, f"fragment {fid} belongs to job {job_id}, not in rw_streaming_jobs.csv"
+                )
+            if dist not in ("HASH", "SINGLE"):
+                raise fault(t, i, f"unknown distribution_type {dist!r}")
+            if fid in nodes:
+                scan_type = plan_json.scan_type(nodes[fid])
+                operators = plan_json.operators(nodes[fid])
+            else:
+                operators = ["StreamMaterialize"] if "MVIEW" in flags else []
+                scan_type = scan_type_from_flags(flags)
+                if scan_type == "ARRANGEMENT_BACKFILL":
+                    guessed.append(fid)
+            rl_nodes = limits.get(fid, [])
+            frags.append(
+                Fragment(
+                    fragment_id=fid,
+                    job_id=job_id,
+                    flags=flags,
+                    distribution=dist,
+                    vnode_count=vnodes,
+                    override_set=override,
+                    override_fixed=parsed[0] if parsed else None,
+                    scan_type=scan_type,
+                    operators=operators,
+                    state_table_ids=states,
+                    scans=plan_json.scanned_tables(nodes[fid]) if fid in nodes else [],
+                    rate_limit_nodes=[n for n, _ in rl_nodes],
+                    rate_limits=[v for _, v in rl_nodes],
+                )
+            )
+            upstreams[fid] = ups
+            policies[fid] = policy
+        if guessed:
+            self.rederived_fragments["scan type"] = guessed
+            self.report.rederived.append(
+                f"scan type of fragment{'s' if len(guessed) > 1 else ''} "
+                f"{', '.join(map(str, guessed))} taken as ARRANGEMENT_BACKFILL from the "
+                "STREAM_SCAN flag (no rw_fragment_infos)"
+            )
+        by_id = {f.fragment_id: f for f in frags}
+        self.policies = policies
+        edges = self._edges(by_id, upstreams, policies, nodes)
+        for f in frags:  # else a scan reads the jobs of its upstream fragments in other jobs
+            if not f.scans and (
+                f.scan_type or "SOURCE_SCAN" in f.flags or "STREAM_SCAN" in f.flags
+            ):
+                f.scans = sorted(
+                    {
+                        by_id[e.source_fragment_id].job_id
+                        for e in edges
+                        if e.target_fragment_id == f.fragment_id
+                    }
+                    - {f.job_id}
+                )
+        return frags, edges
+
+    def _fragment_nodes(self) -> dict[int, object]:
+        t = self.snap.tables.get("rw_fragment_infos")
+        out = {}
+        for i, r in rows_of(t):
+            with at_row(t, i):  # type: ignore[arg-type]
+                out[pgtext.to_int(r["fragment_id"])] = pgtext.to_json(r["node"])
+        return out
+
+    def _rate_limits(self) -> dict[int, list[tuple[str, int]]]:
+        t = self.snap.tables["rw_rate_limit"]
+        out: dict[int, list[tuple[str, int]]] = defaultdict(list)
+        for i, r in rows_of(t):
+            with at_row(t, i):
+                out[pgtext.to_int(r["fragment_id"])].append(
+                    (r["node_name"] or "", pgtext.to_int(r["rate_limit"]))
+                )
+        return out
+
+    def _edges(self, frags, upstreams, policies, nodes) -> list[Edge]:
+        t = self.snap.tables["rw_fragments"]
+        edges: list[Edge] = []
+        derived: list[int] = []
+        for i, fid in enumerate(upstreams):
+            merges = plan_json.merges(nodes[fid]) if fid in nodes else {}
+            for up in upstreams[fid]:
+                if up not in frags:
+                    raise fault(t, i, f"upstream fragment {up} of fragment {fid} is not listed")
+                kind = merges.get(up)
+                if kind is None:
+                    derived.append(fid)
+                    kind = derive_dispatcher(frags[up], frags[fid], policies)
+                edges.append(Edge(up, fid, kind, []))
+        if derived:
+            self.rederived_fragments["dispatchers"] = sorted(set(derived))
+            listed = ", ".join(map(str, sorted(set(derived))))
+            self.report.rederived.append(
+                f"dispatchers into fragments {listed} from their flags and parallelism policies "
+                "(no plan for them in rw_fragment_infos)"
+            )
+        return edges
+
+    def actors(
+        self, frags: dict[int, Fragment], workers: dict[int, Worker], groups: dict[int, str]
+    ) -> list[Actor]:
+        t = self.snap.tables["rw_actors"]
+        actors: list[Actor] = []
+        at = Cursor(t)
+        with at:  # one guard for the whole loop: this table is the biggest of a snapshot
+            for at.i, r in enumerate(t.rows):
+                aid = pgtext.to_int(r["actor_id"])
+                fid, wid = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["worker_id"])
+                if fid not in frags or wid not in workers:
+                    raise self._unknown(t, at.i, aid, fid, wid, wid in workers)
+                actors.append(actor_row(aid, fid, wid))
+        by_frag: dict[int, list[Actor]] = defaultdict(list)
+        for a in actors:
+            by_frag[a.fragment_id].append(a)
+        self._vnodes(frags, by_frag, workers, groups)
+        self._splits({a.actor_id: a for a in actors})
+        return actors
+
+    @staticmethod
+    def _unknown(t: Table, i: int, aid: int, fid: int, wid: int, known: bool) -> SnapshotError:
+        if not known:
+            return fault(t, i, f"actor {aid} is on worker {wid}, not in rw_worker_nodes.csv")
+        return fault(t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv")
+
+    def _vnodes(self, frags, by_frag, workers: dict[int, Worker], groups: dict[int, str]) -> None:
+        t = self.snap.tables.get("rw_fragment_vnodes")
+        seen: set[int] = set()
+        for i, r in rows_of(t):
+            with at_row(t, i):  # type: ignore[arg-type]
+                fid, mapping = pgtext.to_int(r["fragment_id"]), pgtext.to_json(r["vnodes"])
+            if fid not in frags:
+                raise fault(t, i, f"fragment {fid} is not in rw_fragments.csv")
+            if not isinstance(mapping, dict):
+                raise fault(t, i, 'expected a JSON object {"<actor id>": [vnodes]}')
+            actors = {a.actor_id: a for a in by_frag.get(fid, [])}
+            owned: list[int] = []
+            for key, vnodes in mapping.items():
+                try:
+                    aid = int(key)
+                except ValueError:
+                    raise fault(t, i, f"actor id {key!r} is not a number") from None
+                if aid not in actors:
+                    raise fault(
+                        t, i, f"actor {aid} is not an actor of fragment {fid} in rw_actors.csv"
+                    )
+                if not isinstance(vnodes, list) or not set(map(type, vnodes)) <= {int}:
+                    raise fault(t, i, f"the vnodes of actor {aid} are not a list of integers")
+                actors[aid].vnodes = sorted(vnodes)
+                owned += vnodes
+            count = frags[fid].vnode_count
+            if sorted(owned) != list(range(count)):
+                dup = len(owned) - len(set(owned))
+                lost = count - len(set(owned) & set(range(count)))
+                raise fault(
+                    t,
+                    i,
+                    f"the vnodes of fragment {fid} do not partition 0..{count - 1} "
+                    f"({dup} listed twice, {lost} not owned)",
+                )
+            seen.add(fid)
+        rederive = [
+            fid
+            for fid, f in frags.items()
+            if f.distribution == "HASH" and fid not in seen and by_frag.get(fid)
+        ]
+        drifted = []
+        for fid in rederive:
+            f = frags[fid]
+            slots = {
+                w.id: w.parallelism
+                for w in workers.values()
+                if w.is_streaming
+                and w.state == "RUNNING"
+                and (w.resource_group or "default") == groups.get(f.job_id, "default")
+            }
+            if not rederive_vnodes(f.job_id, by_frag[fid], slots, f.vnode_count):
+                drifted.append(fid)
+        if rederive:
+            self.rederived_fragments["vnodes"] = sorted(rederive)
+            self.report.rederived.append(
+                f"vnodes of {len(rederive)} fragment{'s' if len(rederive) > 1 else ''} placed by "
+                "RisingWave's algorithm (no rw_fragment_vnodes())"
+                + (
+                    f"; fragments {', '.join(map(str, drifted))} sit elsewhere, so their vnodes "
+                    "were split evenly and are not the cluster's"
+                    if drifted
+                    else ""
+                )
+            )
+
+    def _splits(self, actors: dict[int, Actor]) -> None:
+        t = self.snap.tables.get("rw_actor_splits")
+        for i, r in rows_of(t):
+            with at_row(t, i):  # type: ignore[arg-type]
+                aid = pgtext.to_int(r["actor_id"])
+            if aid not in actors:
+                raise fault(t, i, f"actor {aid} is not in rw_actors.csv")
+            actors[aid].splits.append(t.rows[i]["split_id"] or "")

@@ -1,0 +1,472 @@
+"""The meta client: the frontend's only door to the meta node, one method per meta RPC.
+
+Models RisingWave's ``FrontendMetaClient`` (``src/frontend/src/meta_client.rs:61``) and
+``CatalogWriter`` (``src/frontend/src/catalog/catalog_service.rs:73``) over ``rpc_client``'s
+``MetaClient``: each method is one RPC of ``proto/ddl_service.proto`` (``DdlService``) or
+``proto/meta.proto`` (``StreamManagerService``, ``ClusterService``, ``SystemParamsService``...),
+named as RisingWave names it, and declares its RPC path. A :class:`~rwalter.errors.MetaError`
+raised while the method runs carries that path (``MetaError.rpc``), so the error the frontend
+shows names the call RisingWave would have made (``rwalter.errors.from_meta``).
+
+Catalog reads go through :class:`CatalogReader` (the frontend's catalog cache, which RisingWave
+fills from meta's notifications). rwalter's cluster events (``\\worker add``...) and clock
+(``\\sleep``) are here too, marked as simulator calls where RisingWave has no RPC.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rwalter.common.catalog import JobStatus
+from rwalter.errors import MetaError
+from rwalter.meta.catalog import Fragment, Job, Relation, Worker
+from rwalter.meta.catalog_views import show_jobs_sql
+from rwalter.meta.ddl_controller import storage_name
+from rwalter.meta.node import JobSpec
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rwalter.meta.node import MetaNode
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DDL = "/ddl_service.DdlService/"
+STREAM_MANAGER = "/meta.StreamManagerService/"
+CLUSTER = "/meta.ClusterService/"
+
+
+def rpc(path: str) -> Callable[[F], F]:
+    """Declare a method's meta RPC: a MetaError raised inside it carries ``path``."""
+
+    def decorate(method: F) -> F:
+        @functools.wraps(method)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(*args, **kwargs)
+            except MetaError as err:
+                if err.rpc is None:  # the innermost RPC names the call
+                    err.rpc = path
+                raise
+
+        call.rpc = path  # type: ignore[attr-defined]
+        return call  # type: ignore[return-value]
+
+    return decorate
+
+
+class _DryRunOver(Exception):
+    """Ends a dry run's transaction, so that it rolls back."""
+
+
+class CatalogReader:
+    """Reads of the catalog the frontend keeps (``catalog/root_catalog.rs``, ``meta_client.rs``
+    ``list_*``/``get_*``): relations, jobs, fragments, workers, databases, parameters."""
+
+    def __init__(self, node: MetaNode) -> None:
+        self._catalog = node.catalog
+
+    def relation(self, rel_id: int) -> Relation | None:
+        return self._catalog.relation(rel_id)
+
+    def relation_by_name(self, name: str) -> Relation | None:
+        return self._catalog.relation_by_name(name)
+
+    def dependents(self, rel_id: int) -> list[Relation]:
+        return self._catalog.dependents(rel_id)
+
+    def job(self, job_id: int) -> Job | None:
+        return self._catalog.job(job_id)
+
+    def creating_job_ids(self) -> list[int]:
+        return self._catalog.creating_job_ids()
+
+    def fragment(self, fragment_id: int) -> Fragment | None:
+        return self._catalog.fragment(fragment_id)
+
+    def fragments_of_job(self, job_id: int) -> list[Fragment]:
+        return self._catalog.fragments_of_job(job_id)
+
+    def worker(self, worker_id: int) -> Worker | None:
+        return self._catalog.worker(worker_id)
+
+    def database_by_name(self, name: str) -> tuple[int, str] | None:
+        return self._catalog.database_by_name(name)
+
+    def system_params(self) -> dict[str, str]:
+        """``GetSystemParams``."""
+        return self._catalog.system_params()
+
+    def session_defaults(self) -> dict[str, str]:
+        """``GetSessionParams``: the defaults ``ALTER SYSTEM`` set for new sessions."""
+        return self._catalog.session_defaults()
+
+    def loaded_from(self) -> str | None:
+        """How the store was built, if not by statements: a snapshot or a live cluster
+        (``rwalter.live``)."""
+        try:
+            return self._catalog.info("loaded_from") or None
+        except KeyError:
+            return None
+
+    def live_info(self, name: str) -> str | None:
+        """A fact the loader of a snapshot or live cluster recorded (``live.<name>``), if any."""
+        try:
+            return self._catalog.info(f"live.{name}")
+        except KeyError:
+            return None
+
+    def meta_config(self, name: str) -> str:
+        """One meta-node setting (``src/common/src/config/meta.rs``)."""
+        return self._catalog.info(f"meta.{name}")
+
+    def user_schemas(self, database_id: int) -> list[tuple[int, str]]:
+        """``(id, name)`` of a database's schemas other than the system ones."""
+        return self._catalog.user_schemas(database_id)
+
+    def schema_members(self, schema: str) -> list[Relation]:
+        """The relations created in ``schema``."""
+        return [r for r in self._catalog.relations() if r.schema_name == schema]
+
+    def database_names(self) -> list[str]:
+        """``SHOW DATABASES``: every database's name, sorted."""
+        return sorted(d.name for d in self._catalog.databases())
+
+    def relation_names(
+        self, kind: str, *, with_connector_tables: bool, created_only: bool
+    ) -> list[tuple[str, str]]:
+        """``(name, schema)`` of database ``dev``'s relations of ``kind``, sorted: jobs past creation only if
+        ``created_only``; tables with a connector too if ``with_connector_tables`` (a table with
+        a connector has a source of the same name, ``iter_source_with_acl``)."""
+        names = []
+        for r in self._catalog.relations():
+            if r.database_id != 1:
+                continue
+            if not (
+                r.kind == kind
+                or (with_connector_tables and r.kind == "table" and r.connector is not None)
+            ):
+                continue
+            job = self._catalog.job(r.id)
+            if created_only and job is not None and job.status != JobStatus.CREATED:
+                continue
+            names.append((r.name, r.schema_name))
+        return sorted(names)
+
+    def folded_name_taken(self, name: str) -> str | None:
+        """The name of a relation equal to ``name`` ignoring case (DuckDB's rule for the rows)."""
+        other = self._catalog.relation_by_folded_name(name)
+        return other.name if other is not None else None
+
+    def ddl_progress(self, job_id: int) -> str | None:
+        """The job's ``rw_ddl_progress.progress`` text (``GetDdlProgress``), if it has one."""
+        self._catalog.ensure_views(["rw_ddl_progress"])
+        row = self._catalog.users.execute(
+            "SELECT progress FROM rw_catalog.rw_ddl_progress WHERE ddl_id = ?", [job_id]
+        ).fetchone()
+        return row[0] if row else None
+
+    @property
+    def clock_ms(self) -> int:
+        """The simulated wall clock of the cluster (ms)."""
+        return self._catalog.clock_ms
+
+
+class BatchClient:
+    """Users' SQL: batch queries and DML on the users' relations and the catalog views, and the
+    DuckDB relations that hold the users' rows. RisingWave runs these on its compute nodes and
+    storage; rwalter runs them on the store's DuckDB connection."""
+
+    def __init__(self, node: MetaNode) -> None:
+        self._catalog = node.catalog
+
+    def ensure_views(self, names: list[str]) -> None:
+        """Install these catalog views before a statement binds against them."""
+        self._catalog.ensure_views(names)
+
+    def query(self, sql: str, params: list[Any] | None = None) -> Any:
+        """Run SQL that may read the rw_catalog views (installed first); returns the cursor."""
+        return self.execute(sql, params, reads=sql)
+
+    def execute(
+        self, sql: str, params: list[Any] | None = None, *, reads: str | None = None
+    ) -> Any:
+        """Run SQL on the users' relations (and the catalog views the SQL ``reads``, installed
+        first); returns the cursor."""
+        if reads is not None:
+            self._catalog.ensure_views(reads)
+        return self._catalog.users.execute(sql, params)
+
+
+class MetaClient:
+    """One session's client of a meta node: RPCs, catalog reads and the statement transaction."""
+
+    def __init__(self, node: MetaNode) -> None:
+        self._node = node
+        self.catalog = CatalogReader(node)
+        self.batch = BatchClient(node)
+
+    # -- the statement's transaction --------------------------------------------------------
+    @contextmanager
+    def transaction(self, *, dry_run: bool = False) -> Iterator[None]:
+        """One statement's meta calls, committed together or not at all.
+
+        ``dry_run`` (rwalter's ``EXPLAIN ALTER``) runs every check and plan and then rolls all
+        of it back, persisting nothing even at the commit points where RisingWave persists
+        before it fails. It must be the statement's outermost transaction.
+        """
+        catalog = self._node.catalog
+        if not dry_run:
+            with catalog.transaction():
+                yield
+            return
+        catalog.dry_run = True
+        try:
+            with catalog.transaction():
+                yield
+                raise _DryRunOver
+        except _DryRunOver:
+            pass
+        finally:
+            catalog.dry_run = False
+
+    @property
+    def in_dry_run(self) -> bool:
+        """Whether the statement runs in ``transaction(dry_run=True)`` (rwalter's EXPLAIN ALTER)."""
+        return bool(self._node.catalog.dry_run)
+
+    # -- DdlService: create --------------------------------------------------------------------
+    def _create_streaming_job(
+        self, relation: Relation, spec: JobSpec, scanned: list[int]
+    ) -> tuple[int, int]:
+        """Create the job; a foreground CREATE returns when its backfill is done (the RPC waits,
+        ``ddl_controller.rs:1062-1100``). Returns (job id, simulated ms it took)."""
+        catalog = self._node.catalog
+        rows = 0
+        for rel_id in scanned:  # what the backfill reads: the upstream tables' and MVs' rows
+            up = catalog.relation(rel_id)
+            if up is not None and up.kind in ("table", "materialized view"):
+                rows += catalog.row_count(storage_name(up.name))
+        started = catalog.clock_ms
+        job_id = self._node.create_streaming_job(spec, relation, rows)
+        if not spec.background:
+            self._node.wait_job(job_id)
+        return job_id, catalog.clock_ms - started
+
+    @rpc(DDL + "CreateTable")
+    def create_table(
+        self, relation: Relation, spec: JobSpec, scanned: list[int]
+    ) -> tuple[int, int]:
+        return self._create_streaming_job(relation, spec, scanned)
+
+    @rpc(DDL + "CreateMaterializedView")
+    def create_materialized_view(
+        self, relation: Relation, spec: JobSpec, scanned: list[int]
+    ) -> tuple[int, int]:
+        return self._create_streaming_job(relation, spec, scanned)
+
+    @rpc(DDL + "CreateSink")
+    def create_sink(self, relation: Relation, spec: JobSpec, scanned: list[int]) -> tuple[int, int]:
+        return self._create_streaming_job(relation, spec, scanned)
+
+    @rpc(DDL + "CreateIndex")
+    def create_index(
+        self, relation: Relation, spec: JobSpec, scanned: list[int]
+    ) -> tuple[int, int]:
+        return self._create_streaming_job(relation, spec, scanned)
+
+    @rpc(DDL + "CreateSource")
+    def create_source(
+        self, relation: Relation, spec: JobSpec | None = None, scanned: list[int] | None = None
+    ) -> tuple[int, int]:
+        """A source with a fragment graph is a streaming job; any other is a catalog entry."""
+        if spec is not None:
+            return self._create_streaming_job(relation, spec, scanned or [])
+        from rwalter.meta import ddl_controller
+
+        return ddl_controller.create_catalog_object(self._node.catalog, relation), 0
+
+    @rpc(DDL + "CreateView")
+    def create_view(self, relation: Relation) -> int:
+        from rwalter.meta import ddl_controller
+
+        return ddl_controller.create_catalog_object(self._node.catalog, relation)
+
+    @rpc(DDL + "CreateSchema")
+    def create_schema(self, database_id: int, name: str) -> int:
+        return self._node.catalog.insert_schema(database_id, name)
+
+    def place_in_schema(self, relation_id: int, schema: str) -> None:
+        """The schema a relation was created in (the CREATE request's ``schema_id``)."""
+        self._node.catalog.set_relation_schema(relation_id, schema)
+
+    @rpc(DDL + "CreateDatabase")
+    def create_database(self, name: str, resource_group: str) -> int:
+        return self._node.catalog.insert_database(name, resource_group)
+
+    # -- DdlService: drop ----------------------------------------------------------------------
+    def _drop(self, relation: Relation, cascade: bool) -> None:
+        from rwalter.meta import ddl_controller
+
+        ddl_controller.drop_object(self._node, relation, cascade=cascade)
+
+    @rpc(DDL + "DropSchema")
+    def drop_schema(self, schema_id: int, members: list[Relation]) -> None:
+        """Drop a schema and (CASCADE) the relations in it."""
+        from rwalter.meta import ddl_controller
+
+        for rel in members:
+            if self._node.catalog.relation(rel.id) is not None:
+                ddl_controller.drop_object(self._node, rel, cascade=True)
+        self._node.catalog.drop_schema(schema_id)
+
+    @rpc(DDL + "DropTable")
+    def drop_table(self, relation: Relation, cascade: bool = False) -> None:
+        self._drop(relation, cascade)
+
+    @rpc(DDL + "DropMaterializedView")
+    def drop_materialized_view(self, relation: Relation, cascade: bool = False) -> None:
+        self._drop(relation, cascade)
+
+    @rpc(DDL + "DropView")
+    def drop_view(self, relation: Relation, cascade: bool = False) -> None:
+        self._drop(relation, cascade)
+
+    @rpc(DDL + "DropSink")
+    def drop_sink(self, relation: Relation, cascade: bool = False) -> None:
+        self._drop(relation, cascade)
+
+    @rpc(DDL + "DropIndex")
+    def drop_index(self, relation: Relation, cascade: bool = False) -> None:
+        self._drop(relation, cascade)
+
+    @rpc(DDL + "DropSource")
+    def drop_source(self, relation: Relation, cascade: bool = False) -> None:
+        self._drop(relation, cascade)
+
+    @rpc(DDL + "DropDatabase")
+    def drop_database(self, database_id: int) -> None:
+        self._node.catalog.drop_database(database_id)
+
+    # -- DdlService: alter ---------------------------------------------------------------------
+    @rpc(DDL + "AlterParallelism")
+    def alter_parallelism(self, job_id: int, policy: Any, deferred: bool) -> dict | None:
+        return self._node.streams.reschedule_streaming_job(job_id, policy, deferred)
+
+    @rpc(DDL + "AlterBackfillParallelism")
+    def alter_backfill_parallelism(self, job_id: int, policy: Any, deferred: bool) -> dict | None:
+        streams = self._node.streams
+        return streams.reschedule_streaming_job_backfill_parallelism(job_id, policy, deferred)
+
+    @rpc(DDL + "AlterFragmentParallelism")
+    def alter_fragment_parallelism(
+        self, fragment_ids: list[int], parallelism: tuple[bool, int | None]
+    ) -> dict | None:
+        return self._node.streams.reschedule_fragments(dict.fromkeys(fragment_ids, parallelism))
+
+    @rpc(DDL + "AlterResourceGroup")
+    def alter_resource_group(self, job_id: int, group: str | None, deferred: bool) -> dict | None:
+        streams = self._node.streams
+        return streams.reschedule_streaming_job(job_id, None, deferred, resource_group=(group,))
+
+    @rpc(DDL + "AlterDatabaseResourceGroup")
+    def alter_database_resource_group(self, database_id: int, group: str) -> None:
+        self._node.catalog.set_database_resource_group(database_id, group)
+
+    # -- DdlService / StreamManagerService: jobs ------------------------------------------------
+    @rpc(DDL + "Wait")
+    def wait(self, job_id: int | None = None) -> None:
+        self._node.wait(job_id)
+
+    @rpc(STREAM_MANAGER + "CancelCreatingJobs")
+    def cancel_creating_jobs(self, job_ids: list[int]) -> list[int]:
+        """Cancel the creating jobs among ``job_ids``; their relations are dropped with them."""
+        from rwalter.meta import ddl_controller
+
+        cancelled = self._node.cancel_jobs(job_ids)
+        for job_id in cancelled:
+            rel = self._node.catalog.relation(job_id)
+            if rel is not None:
+                ddl_controller.drop_object(self._node, rel, cascade=True)
+        return cancelled
+
+    @rpc(STREAM_MANAGER + "ApplyThrottle")
+    def apply_throttle(
+        self,
+        throttle_type: str,
+        *,
+        job_id: int | None = None,
+        fragment_id: int | None = None,
+        rate: int | None = None,
+    ) -> None:
+        """Set (``rate``) or clear (``None``) a job's or one fragment's rate limit."""
+        from rwalter.meta import streaming_job
+
+        streaming_job.apply_throttle(
+            self._node.catalog, throttle_type, job_id=job_id, fragment_id=fragment_id, rate=rate
+        )
+
+    @rpc(STREAM_MANAGER + "Recover")
+    def recover(self) -> dict | None:
+        return self._node.recover()
+
+    # -- SystemParamsService / SessionParamService ----------------------------------------------
+    @rpc("/meta.SystemParamsService/SetSystemParam")
+    def set_system_param(self, name: str, value: str | None) -> None:
+        self._node.catalog.set_system_param(name, value)
+
+    @rpc("/meta.SessionParamService/SetSessionParam")
+    def set_session_param(self, name: str, value: str | None) -> None:
+        self._node.catalog.set_session_default(name, value)
+
+    # -- ClusterService and rwalter's cluster events -----------------------------------------
+    @rpc(CLUSTER + "AddWorkerNode")
+    def add_worker_node(self, slots: int, group: str) -> tuple[int, dict | None]:
+        return self._node.add_worker(slots, group)
+
+    def kill_worker(self, worker_id: int) -> dict | None:
+        """Simulator event: a compute node dies (no RPC; meta sees its heartbeat stop)."""
+        return self._node.kill_worker(worker_id)
+
+    def restart_worker(self, worker_id: int) -> dict | None:
+        """Simulator event: a dead compute node comes back."""
+        return self._node.restart_worker(worker_id)
+
+    def set_worker_slots(self, worker_id: int, slots: int) -> dict | None:
+        """Simulator event: a compute node re-registers with another parallelism."""
+        return self._node.set_worker_slots(worker_id, slots)
+
+    def set_meta_config(self, name: str, value: str) -> None:
+        """Simulator event: a meta-node setting changes (a restart with a new config file)."""
+        self._node.catalog.set_info(f"meta.{name}", value)
+
+    def advance_clock(self, ms: int) -> None:
+        """Simulator event: ``\\sleep``: simulated time moves by ``ms``."""
+        self._node.barrier.advance(ms)
+
+    # -- diagnostics for rwalter's hints ---------------------------------------------------------
+    def reschedule_blocked_jobs(self, creating_job_id: int) -> set[int]:
+        """The jobs an online reschedule may not touch while ``creating_job_id`` backfills
+        (``collect_reschedule_blocked_jobs_for_creating_jobs``)."""
+        streams = self._node.streams
+        return set(
+            streams.collect_reschedule_blocked_jobs_for_creating_jobs(
+                [creating_job_id], is_online=True
+            )
+        )
+
+
+# The catalog's records the frontend reads and builds (the protos' ``Table``, ``Fragment``...).
+__all__ = [
+    "CatalogReader",
+    "Fragment",
+    "Job",
+    "JobSpec",
+    "MetaClient",
+    "Relation",
+    "Worker",
+    "rpc",
+    "show_jobs_sql",
+    "storage_name",
+]

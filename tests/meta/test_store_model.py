@@ -1,0 +1,111 @@
+"""The in-memory model and DuckDB agree after any statement sequence (rwalter.meta.catalog).
+
+The checking mode (``MetaCatalog.checking``) flushes and compares every rwmeta table with the
+model at the end of each statement; a mismatch fails the statement as an internal error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rwalter.meta.store_tables import SealedRowError
+from rwalter.session import Session
+
+POOL = [
+    "CREATE TABLE t{n} (k int, v int)",
+    "INSERT INTO t{n} VALUES (1, 1), (2, 2)",
+    "CREATE MATERIALIZED VIEW m{n} AS SELECT k, count(*) AS c FROM t{n} GROUP BY k",
+    "CREATE MATERIALIZED VIEW f{n} AS SELECT * FROM rw_fragments",
+    "SELECT count(*) FROM f{n}",
+    "ALTER MATERIALIZED VIEW m{n} SET PARALLELISM = {p}",
+    "ALTER MATERIALIZED VIEW m{n} SET PARALLELISM = {p} DEFERRED",
+    "ALTER TABLE t{n} SET BACKFILL_PARALLELISM = {p}",
+    "DROP MATERIALIZED VIEW m{n}",
+    "DROP TABLE t{n} CASCADE",
+    "SELECT * FROM rw_fragments",
+    "SELECT nope FROM rw_streaming_jobs",
+    "SHOW JOBS",
+    "SET backfill_rate_limit = {p}",
+    "SET background_ddl = true",
+    "WAIT",
+    "RECOVER",
+    "\\sleep 3s",
+    "\\worker add {p}",
+    "\\worker kill {p}",
+]
+
+statement = st.builds(
+    lambda t, n, p: t.format(n=n, p=p),
+    st.sampled_from(POOL),
+    st.integers(0, 2),
+    st.integers(1, 4),
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(statement, min_size=1, max_size=14), st.booleans())
+def test_model_and_duckdb_agree(tmp_path, statements: list[str], durable: bool) -> None:
+    db = str(tmp_path / "p.db") if durable else None
+    if db:
+        import os
+
+        if os.path.exists(db):
+            os.remove(db)
+    s = Session(db_path=db)
+    s.meta.catalog.checking = True
+    for result in s.run_text("".join(x + ("\n" if x[0] == "\\" else ";\n") for x in statements)):
+        assert result.error is None or result.error.code != "bug", result.error.rendered()
+    assert s.meta.catalog.differences() == []
+    s.close()
+    if db:  # the reopened store is the model it was written from
+        again = Session(db_path=db)
+        again.meta.catalog.checking = True
+        assert again.meta.catalog.differences() == []
+        again.close()
+
+
+def test_rollback_after_a_flush_in_the_statement_queues_earlier_writes_again() -> None:
+    """Write-behind: CREATE TABLE's rows wait in memory; the next statement flushes them, then
+    fails; DuckDB's rollback undoes the flush, and the rows must be written again later."""
+    s = Session()
+    assert s.execute("CREATE TABLE t (v int)").error is None
+    catalog = s.meta.catalog
+    assert catalog.model.is_dirty()
+    failed = s.execute("SELECT nope FROM rw_streaming_jobs")  # flushes, then DuckDB refuses
+    assert failed.error is not None
+    assert catalog.model.is_dirty()  # queued again
+    assert catalog.differences() == []
+    assert s.execute("SELECT name FROM rw_streaming_jobs").rows == [["t"]]
+
+
+def test_rows_of_the_model_are_read_only() -> None:
+    s = Session()
+    assert s.execute("CREATE TABLE t (v int)").error is None
+    job = s.meta.catalog.job(6)
+    with pytest.raises(SealedRowError):
+        job.status = "CREATING"
+    changed = dataclasses.replace(job, status="CREATING")  # a copy may change
+    assert changed.status == "CREATING" and s.meta.catalog.job(6).status == "CREATED"
+
+
+def test_update_refuses_unknown_columns() -> None:
+    s = Session()
+    assert s.execute("CREATE TABLE t (v int)").error is None
+    with pytest.raises(TypeError, match="streaming_jobs has no column parallelism"):
+        s.meta.catalog.update_job(6, parallelism=3)
+
+
+def test_reload_reads_rows_written_by_sql() -> None:
+    s = Session()
+    catalog = s.meta.catalog
+    catalog.conn.execute("UPDATE rwmeta.workers SET parallelism = 9 WHERE id = 1")
+    assert catalog.worker(1).parallelism == 4
+    catalog.reload()
+    assert catalog.worker(1).parallelism == 9
+    assert catalog.differences() == []
