@@ -16,7 +16,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from rwalter.errors import RwError, catalog_error, invalid_input
-from rwalter.meta.catalog import Relation
+from rwalter.meta.client import Relation
 from rwalter.sql.dialect import real_value, to_sql
 
 # The kinds held as table catalogs in the frontend (``TableType``, ``proto/catalog.proto``).

@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from rwalter.frontend import catalog_reader as reader
-from rwalter.meta.catalog import Relation
+from rwalter.meta.client import Relation
 from rwalter.sql.dialect import parse_statement
 
 # A view nested deeper than this is surely a cycle (RisingWave forbids them at CREATE).
