@@ -47,6 +47,7 @@ from rwalter.errors import (
     INVALID_PARAMETER,
     PROTOCOL,
     QUERY,
+    UNSUPPORTED_PLAN,
     UNSUPPORTED_STATEMENT,
     MetaError,
     RwError,
@@ -58,13 +59,15 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
+from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
+from rwalter.frontend.optimizer.rules import PLAN_SETTINGS
 from rwalter.frontend.query import create_query_storage, query_width
 from rwalter.frontend.views import inline_views, referenced_relations, renamed
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, JobSpec, Relation, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import to_sql
+from rwalter.sql.dialect import real_value, to_sql
 
 # WITH keys a CREATE MATERIALIZED VIEW accepts (``create_mv.rs:358-370``).
 MV_OPTIONS = {
@@ -173,7 +176,17 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
     return wrap
 
 
-def relation_info(session, rel: Relation) -> fragmenter.RelationInfo:
+def relation_info(session, rel: Relation, with_indexes: bool = True) -> fragmenter.RelationInfo:
+    catalog = session.client.catalog
+    indexes = ()
+    if with_indexes and rel.kind in ("table", "materialized view"):
+        indexes = tuple(
+            relation_info(session, i, with_indexes=False)
+            for i in sorted(catalog.relations("index"), key=lambda i: i.id)
+            if i.target_id == rel.id
+            and (job := catalog.job(i.id)) is not None
+            and job.status == JobStatus.CREATED
+        )
     return fragmenter.RelationInfo(
         id=rel.id,
         name=rel.name,
@@ -185,6 +198,7 @@ def relation_info(session, rel: Relation) -> fragmenter.RelationInfo:
         database_id=rel.database_id,
         is_shared_source=rel.is_shared,
         connector=rel.connector,
+        indexes=indexes,
     )
 
 
@@ -198,10 +212,17 @@ def lookup_for(session):
     return lookup
 
 
+def plan_settings(session) -> dict[str, str]:
+    """The session variables that shape a streaming plan (``optimizer.rules.PLAN_SETTINGS``)."""
+    return {name: session.config.get(name) for name in PLAN_SETTINGS}
+
+
 def plan(build):
     """Run a fragmenter call; its errors become RisingWave's frontend errors."""
     try:
         return build()
+    except UnsupportedPlan as err:
+        raise RwError([err.message], UNSUPPORTED_PLAN) from None
     except fragmenter.FragmenterError as err:
         if getattr(err, "relation", None):
             raise catalog_error(f"table or source not found: {err.relation}") from None
@@ -411,7 +432,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         column_types=types,
         connector=connector,
     )
-    create_storage(batch, name, cols, types)
+    create_storage(batch, name, cols, types, list(node.expressions or []))
     submit(session, rel, graph, "table", rel.definition, background=False, options=options)
     return Result(tag="CREATE_TABLE")
 
@@ -432,7 +453,8 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     if node.args.get("emit") == "ON WINDOW CLOSE":
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
-    create_query_storage(session.client.batch, name, query)
+    names = [real_value(c) for c in node.args.get("columns") or []]
+    create_query_storage(session.client.batch, name, query, columns=names)
     planned, view_ids = inline_views(session, query)
     view_ids += [r.id for r in referenced_relations(session, planned)]
     cfg = session.config
@@ -442,8 +464,11 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             lookup_for(session),
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
+            settings=plan_settings(session),
         )
     )
+    if names:
+        graph.columns = tuple(names)
     rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
@@ -490,6 +515,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
             snapshot=snapshot,
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
+            settings=plan_settings(session),
         )
     )
     rel = new_relation(
@@ -532,6 +558,7 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
             raise invalid_input("Distributed by columns should be a prefix of index columns")
     graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
     rel = new_relation(name, "index", _definition(session, node), graph, target_id=table.id)
+    _create_index_storage(session.client.batch, name, table.name, list(graph.columns))
     background = _background(session, graph)
     rel.background = background
     _, notices = submit(
@@ -545,6 +572,13 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
         options=options_of(node),
     )
     return Result(tag="CREATE_INDEX", notices=notices)
+
+
+def _create_index_storage(batch: BatchClient, name: str, table: str, columns: list[str]) -> None:
+    """An index is a relation in FROM under its own name (``catalog/schema_catalog.rs:88-131``):
+    a DuckDB view of its columns over the table's rows."""
+    cols = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
+    batch.execute(f"CREATE VIEW {storage_name(name)} AS SELECT {cols} FROM {storage_name(table)}")
 
 
 @creates("CREATE_SOURCE")
@@ -623,13 +657,34 @@ def _definition(session, node) -> str:
         return session.current_sql
 
 
-def create_storage(batch: BatchClient, name: str, cols: list[str], types: list[str]) -> None:
+def create_storage(
+    batch: BatchClient, name: str, cols: list[str], types: list[str], defs: list | None = None
+) -> None:
     """The DuckDB table holding a table's (or source's) rows; a column-less table gets the hidden
-    ``_row_id`` RisingWave gives it."""
-    ddl = ", ".join(
-        '"' + c.replace('"', '""') + f'" {_duck_type(t)}' for c, t in zip(cols, types, strict=True)
-    )
+    ``_row_id`` RisingWave gives it. ``DEFAULT`` and generated columns (``AS expr``) keep their
+    expressions where DuckDB can compute them; otherwise the column is a plain one."""
+    names = ['"' + c.replace('"', '""') + '"' for c in cols]
+    plain = [f"{n} {_duck_type(t)}" for n, t in zip(names, types, strict=True)]
+    options = [_duck_column_option(d) for d in defs or []]
+    if any(options) and not batch.accepts(
+        "CREATE TEMPORARY TABLE rwalter_column_probe ("
+        + ", ".join(p + o for p, o in zip(plain, options, strict=True))
+        + ")"
+    ):
+        options = []
+    ddl = ", ".join(p + o for p, o in zip(plain, options or [""] * len(plain), strict=True))
     batch.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+
+
+def _duck_column_option(col) -> str:
+    """A column's DEFAULT / generated expression in DuckDB's spelling."""
+    if col is None:
+        return ""
+    if col.args.get("generated") is not None:
+        return f" GENERATED ALWAYS AS ({col.args['generated'].sql('duckdb')}) VIRTUAL"
+    if col.args.get("default") is not None:
+        return f" DEFAULT ({col.args['default'].sql('duckdb')})"
+    return ""
 
 
 def _duck_type(rw_type: str) -> str:

@@ -444,11 +444,12 @@ from rwalter.meta import (  # noqa: E402
 
 MACROS.update(catalog_views_rw.MACROS)
 MACROS.update(catalog_views_rw.FUNCTIONS)
+MACROS.update(catalog_views_pg.FUNCTIONS)
 VIEWS.update(catalog_views_rw.VIEWS)
 VIEWS.update(catalog_views_information_schema.VIEWS)
 VIEWS.update(catalog_views_pg.VIEWS)
 # Functions a user's SQL may call by name (they live in rw_catalog, on the search path).
-USER_FUNCTIONS: tuple[str, ...] = tuple(catalog_views_rw.FUNCTIONS)
+USER_FUNCTIONS: tuple[str, ...] = (*catalog_views_rw.FUNCTIONS, *catalog_views_pg.FUNCTIONS)
 
 # SHOW JOBS: the rows of rw_ddl_progress under Title Case headers (show.rs:413-420,789-800).
 show_jobs_sql = (
@@ -469,7 +470,7 @@ def _body(name: str) -> str:
 @functools.cache
 def _dependencies(name: str) -> tuple[str, ...]:
     """The macros and other views ``name``'s SQL reads (computed on first need, for it only)."""
-    sql = _body(name)
+    sql = re.sub(r"'[^']*'", "''", _body(name))  # names in string literals are data
     macros = tuple(m for m in MACROS if m != name and f"rw_catalog.{m}(" in sql)
     views = tuple(v for v in VIEWS if v != name and v in sql and re.search(rf"\b{v}\b", sql))
     return macros + views

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import duckdb
+
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import MetaError
 from rwalter.meta.catalog import Fragment, Job, Relation, Worker
@@ -72,6 +74,9 @@ class CatalogReader:
 
     def relation_by_name(self, name: str) -> Relation | None:
         return self._catalog.relation_by_name(name)
+
+    def relations(self, kind: str | None = None) -> list[Relation]:
+        return self._catalog.relations(kind)
 
     def dependents(self, rel_id: int) -> list[Relation]:
         return self._catalog.dependents(rel_id)
@@ -188,6 +193,18 @@ class BatchClient:
     def query(self, sql: str, params: list[Any] | None = None) -> Any:
         """Run SQL that may read the rw_catalog views (installed first); returns the cursor."""
         return self.execute(sql, params, reads=sql)
+
+    def accepts(self, ddl: str) -> bool:
+        """Whether DuckDB accepts ``ddl`` (a temporary table), tried on a side cursor so that a
+        refusal leaves the statement's transaction as it was."""
+        probe = self._catalog.conn.cursor()
+        try:
+            probe.execute(ddl)
+            return True
+        except duckdb.Error:
+            return False
+        finally:
+            probe.close()
 
     def execute(
         self, sql: str, params: list[Any] | None = None, *, reads: str | None = None

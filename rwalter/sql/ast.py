@@ -231,9 +231,16 @@ class ExplainAlter(RwStatement):
 
 
 class ColumnDef(exp.Expression):
-    """One column of CREATE TABLE/SOURCE: ``this`` name, ``kind`` the type text, ``primary_key``."""
+    """One column of CREATE TABLE/SOURCE: ``this`` name, ``kind`` the type text, ``primary_key``,
+    ``default`` (``DEFAULT expr``) and ``generated`` (``AS expr``, a generated column)."""
 
-    arg_types = {"this": True, "kind": True, "primary_key": False}
+    arg_types = {
+        "this": True,
+        "kind": True,
+        "primary_key": False,
+        "default": False,
+        "generated": False,
+    }
 
 
 class Watermark(exp.Expression):
@@ -289,10 +296,17 @@ class CreateSource(RwStatement):
 
 
 class CreateMaterializedView(RwStatement):
-    """``CREATE MATERIALIZED VIEW [IF NOT EXISTS] mv [WITH (...)] AS query [EMIT mode]``;
-    ``emit``: ``ON WINDOW CLOSE`` or ``IMMEDIATELY`` when written."""
+    """``CREATE MATERIALIZED VIEW [IF NOT EXISTS] mv [(col, ...)] [WITH (...)] AS query [EMIT mode]``;
+    ``columns``: the column names as written; ``emit``: ``ON WINDOW CLOSE`` or ``IMMEDIATELY``."""
 
-    arg_types = {"this": True, "query": True, "options": False, "exists": False, "emit": False}
+    arg_types = {
+        "this": True,
+        "query": True,
+        "columns": False,
+        "options": False,
+        "exists": False,
+        "emit": False,
+    }
 
 
 class CreateView(RwStatement):

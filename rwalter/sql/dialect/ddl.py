@@ -164,15 +164,44 @@ def _column_def(c: _Cursor) -> ast.ColumnDef:
         raise c.fail("a data type name")
     first, last = c.toks[start], c.toks[c.i - 1]
     type_text = " ".join(c.sql[first.start : last.end + 1].split())
-    primary = False
-    while True:
-        if c.words("PRIMARY", "KEY"):
-            primary = True
+    node = ast.ColumnDef(this=real_value(name), kind=type_text)
+    while True:  # parse_optional_column_option (parser.rs:2831-2884)
+        if c.words("CONSTRAINT"):
+            c.identifier()
+        elif c.words("PRIMARY", "KEY"):
+            node.set("primary_key", True)
         elif c.words("NOT", "NULL") or c.words("NULL"):
             pass
+        elif c.words("DEFAULT"):
+            node.set("default", _option_expr(c))
+        elif c.words("AS"):  # a generated column (ColumnOption::GeneratedColumns)
+            node.set("generated", _option_expr(c))
         else:
             break
-    return ast.ColumnDef(this=real_value(name), kind=type_text, primary_key=primary or None)
+    return node
+
+
+# Words that start the next column option, ending the expression of DEFAULT or AS.
+_OPTION_STARTS = (("PRIMARY", "KEY"), ("NOT", "NULL"), ("DEFAULT",), ("AS",), ("CONSTRAINT",))
+
+
+def _option_expr(c: _Cursor) -> exp.Expression:
+    """The expression of ``DEFAULT expr`` / ``AS expr``: up to the next ``,`` or ``)`` outside
+    brackets, or the next column option."""
+    start = c.i
+
+    def stop(j: int) -> bool:
+        if c.toks[j].token_type in (TokenType.COMMA, TokenType.R_PAREN):
+            return True
+        words = [t.text.upper() for t in c.toks[j : j + 2]]
+        return j > start and any(words[: len(w)] == list(w) for w in _OPTION_STARTS)
+
+    end = _scan_to(c, stop)
+    if end == start:
+        raise c.fail("an expression")
+    expr = _sqlglot_parse(c, start, end)
+    c.i = end
+    return expr
 
 
 def _identifier_list(c: _Cursor) -> list[exp.Identifier]:
@@ -277,6 +306,7 @@ def _create_mv(c: _Cursor) -> exp.Expression:
     exists = _if_not_exists(c)
     name = c.object_name()
     node = ast.CreateMaterializedView(exists=exists or None, this=name)
+    _view_columns(c, node)
     if c.words("WITH"):
         node.set("options", _with_options(c))
     if not c.words("AS"):
@@ -293,6 +323,13 @@ def _create_mv(c: _Cursor) -> exp.Expression:
         else:
             raise c.fail("IMMEDIATELY or ON WINDOW CLOSE after EMIT")
     return node
+
+
+def _view_columns(c: _Cursor, node: exp.Expression) -> None:
+    """``[(col, ...)]`` after a view's name (``parse_create_view``, parser.rs:2088-2100)."""
+    t = c.peek()
+    if t is not None and t.token_type == TokenType.L_PAREN:
+        node.set("columns", _identifier_list(c))
 
 
 def _emit_stop(c: _Cursor) -> Callable[[int], bool]:

@@ -115,8 +115,18 @@ def _quote_name(name: str) -> str:
     return name if re.fullmatch(r"[a-z_][a-z0-9_$]*", name) else '"' + name.replace('"', '""') + '"'
 
 
+def _g_column(c: exp.Expression) -> str:
+    """``name TYPE [DEFAULT expr] [AS expr]`` (ColumnDef's Display, ``src/sqlparser/src/ast/ddl.rs``)."""
+    s = f"{_quote_name(c.name)} {c.args['kind'].upper()}"
+    if c.args.get("default") is not None:
+        s += " DEFAULT " + _g_query(c.args["default"])
+    if c.args.get("generated") is not None:
+        s += " AS " + _g_query(c.args["generated"])
+    return s
+
+
 def _g_columns(e: exp.Expression) -> str:
-    cols = [f"{_quote_name(c.name)} {c.args['kind'].upper()}" for c in e.expressions]
+    cols = [_g_column(c) for c in e.expressions]
     pk = e.args.get("primary_key")
     if pk:
         cols.append("PRIMARY KEY (" + ", ".join(_quote_name(n) for n in pk) + ")")
@@ -147,6 +157,8 @@ def _g_create_source(_g: object, e: ast.CreateSource) -> str:
 
 def _g_create_mv(_g: object, e: ast.CreateMaterializedView) -> str:
     s = f"CREATE MATERIALIZED VIEW {_ine(e)}{_name_sql(e.this)}"
+    if e.args.get("columns"):
+        s += " (" + ", ".join(_name_sql(i) for i in e.args["columns"]) + ")"
     if e.args.get("options") is not None:
         s += " WITH " + _g_options(e.args["options"])
     s += " AS " + _g_query(e.args["query"])
