@@ -314,8 +314,17 @@ def cli(
 @cli.command("test")
 @click.argument("files", nargs=-1, required=True, metavar="FILES...")
 @click.option("-v", "--verbose", is_flag=True, help="Report every record, not only failures.")
+@click.option(
+    "--label",
+    "labels",
+    multiple=True,
+    metavar="LABEL",
+    help="A label that onlyif/skipif see (besides rwalter), as sqllogictest-rs's --label.",
+)
 @click.pass_context
-def test_command(ctx: click.Context, files: tuple[str, ...], verbose: bool) -> int:
+def test_command(
+    ctx: click.Context, files: tuple[str, ...], verbose: bool, labels: tuple[str, ...]
+) -> int:
     """Run sqllogictest files against the simulator (--cluster/--clock/--meta are defaults)."""
     opts: Options = ctx.meta["rwalter.options"]
     try:
@@ -329,6 +338,7 @@ def test_command(ctx: click.Context, files: tuple[str, ...], verbose: bool) -> i
         clock=opts.clock,
         meta_config=opts.meta_config or None,
         env=_env(ctx),
+        labels=labels,
     )
 
 

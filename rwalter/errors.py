@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 # Stable error codes (the keys of ``rwalter.explain``).
 PARSE_ERROR = "parse-error"
 UNSUPPORTED_STATEMENT = "unsupported-statement"
+UNSUPPORTED_PLAN = "unsupported-plan"
 NOT_IMPLEMENTED = "not-implemented"
 INVALID_INPUT = "invalid-input-syntax"
 CATALOG_NOT_FOUND = "catalog-not-found"

@@ -110,7 +110,7 @@ KINDS: dict[ObjectKind, KindInfo] = {
         "MATERIALIZED VIEW", "Materialized view", "materialized view", "VIEW",
         "materialized_view", "MATERIALIZED_VIEW"),
     ObjectKind.VIEW: KindInfo("VIEW", "View", "view", "VIEW", None, None),
-    ObjectKind.INDEX: KindInfo("INDEX", "Index", "index", None, "index", "INDEX"),
+    ObjectKind.INDEX: KindInfo("INDEX", "Index", "index", "VIEW", "index", "INDEX"),
     ObjectKind.SINK: KindInfo("SINK", "Sink", "sink", None, "sink", None),
     ObjectKind.SOURCE: KindInfo("SOURCE", "Source", "source", "TABLE", "source", None),
 }

@@ -4,8 +4,8 @@ A user's SQL reaches DuckDB only through names checked against these tables, so 
 and RisingWave has not (``duckdb_*()``, ``read_csv``, ``rwmeta``, ``main``) is not found, with
 RisingWave's text, and what RisingWave has but rwalter does not model says so.
 
-* Relations: every ``#[system_catalog(table|view, "<schema>.<name>")]`` under
-  ``src/frontend/src/catalog/system_catalog/`` at the modelled commit.
+* Relations: :mod:`rwalter.common.system_catalogs` (the meta store's ``pg_class`` lists them
+  too).
 * Scalar functions: the ``HANDLES`` table of ``src/frontend/src/binder/expr/function/
   builtin_scalar.rs:137-811`` (its keys also give the "do you mean" candidates, :816-824).
 * Aggregates, table and window functions: ``AggCall.Kind``, ``TableFunction.Type`` and
@@ -15,141 +15,7 @@ RisingWave's text, and what RisingWave has but rwalter does not model says so.
 
 from __future__ import annotations
 
-SYSTEM_RELATIONS: dict[str, frozenset[str]] = {
-    "rw_catalog": frozenset(
-        (
-            "iceberg_namespace_properties",
-            "iceberg_tables",
-            "rw_actor_id_to_ddl",
-            "rw_actor_infos",
-            "rw_actor_splits",
-            "rw_actors",
-            "rw_backfill_info",
-            "rw_cdc_progress",
-            "rw_columns",
-            "rw_connections",
-            "rw_databases",
-            "rw_ddl_progress",
-            "rw_depend",
-            "rw_description",
-            "rw_event_logs",
-            "rw_features",
-            "rw_fragment_backfill_progress",
-            "rw_fragment_id_to_ddl",
-            "rw_fragment_infos",
-            "rw_fragment_parallelism",
-            "rw_fragments",
-            "rw_functions",
-            "rw_hummock_branched_objects",
-            "rw_hummock_checkpoint_version",
-            "rw_hummock_compact_task_assignment",
-            "rw_hummock_compact_task_progress",
-            "rw_hummock_compaction_group_configs",
-            "rw_hummock_current_version",
-            "rw_hummock_meta_configs",
-            "rw_hummock_pinned_versions",
-            "rw_hummock_snapshot",
-            "rw_hummock_sstables",
-            "rw_hummock_table_change_log",
-            "rw_hummock_table_watermark",
-            "rw_hummock_version_deltas",
-            "rw_iceberg_all_files",
-            "rw_iceberg_compaction_schedules",
-            "rw_iceberg_files",
-            "rw_iceberg_snapshots",
-            "rw_indexes",
-            "rw_internal_table_info",
-            "rw_internal_tables",
-            "rw_kafka_job_lag",
-            "rw_kafka_source_metrics",
-            "rw_materialized_views",
-            "rw_meta_snapshot",
-            "rw_rate_limit",
-            "rw_recovery_info",
-            "rw_refresh_table_state",
-            "rw_relation_info",
-            "rw_relations",
-            "rw_resource_groups",
-            "rw_schemas",
-            "rw_secrets",
-            "rw_sink_decouple",
-            "rw_sink_log_store_tables",
-            "rw_sinks",
-            "rw_sources",
-            "rw_streaming_job_config",
-            "rw_streaming_job_info",
-            "rw_streaming_jobs",
-            "rw_streaming_parallelism",
-            "rw_subscriptions",
-            "rw_system_tables",
-            "rw_table_fragments",
-            "rw_table_stats",
-            "rw_tables",
-            "rw_types",
-            "rw_unmigrated_tables",
-            "rw_user_secrets",
-            "rw_users",
-            "rw_views",
-            "rw_worker_actor_count",
-            "rw_worker_nodes",
-        )
-    ),
-    "pg_catalog": frozenset(
-        (
-            "pg_am",
-            "pg_attrdef",
-            "pg_attribute",
-            "pg_auth_members",
-            "pg_cast",
-            "pg_class",
-            "pg_collation",
-            "pg_constraint",
-            "pg_conversion",
-            "pg_database",
-            "pg_depend",
-            "pg_description",
-            "pg_enum",
-            "pg_extension",
-            "pg_index",
-            "pg_indexes",
-            "pg_inherits",
-            "pg_language",
-            "pg_locks",
-            "pg_matviews",
-            "pg_namespace",
-            "pg_opclass",
-            "pg_operator",
-            "pg_partitioned_table",
-            "pg_proc",
-            "pg_range",
-            "pg_rewrite",
-            "pg_roles",
-            "pg_sequence",
-            "pg_sequences",
-            "pg_settings",
-            "pg_shadow",
-            "pg_shdescription",
-            "pg_stat_activity",
-            "pg_stat_user_tables",
-            "pg_tables",
-            "pg_tablespace",
-            "pg_trigger",
-            "pg_type",
-            "pg_user",
-            "pg_views",
-        )
-    ),
-    "information_schema": frozenset(
-        (
-            "columns",
-            "key_column_usage",
-            "schemata",
-            "table_constraints",
-            "tables",
-            "views",
-        )
-    ),
-}
+from rwalter.common.system_catalogs import SYSTEM_RELATIONS
 
 SCALAR_FUNCTIONS: frozenset[str] = frozenset(
     (

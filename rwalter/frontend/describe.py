@@ -82,7 +82,7 @@ def describe(session, name: str, kinds: tuple[str, ...]) -> Result:
         f"WHERE table_schema = 'main' AND table_name = {_literal(bare)} ORDER BY ordinal_position",
     )
     title = f'{OBJECT_KINDS[ObjectKind(kind)].title} "public.{bare}"'
-    if not result.rows:  # indexes and sinks keep no rows of their own here: the title alone
+    if not result.rows or kind in ("index", "sink"):  # no columns of their own: the title alone
         result = Result(text=title + "\n")
     result.tag, result.text = None, title
     if status is not None:

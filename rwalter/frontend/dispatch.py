@@ -59,6 +59,7 @@ HANDLERS: dict[type, tuple[str, str]] = {
     ast.CreateSource: ("create", "handle_create_source"),
     ast.CreateView: ("create", "handle_create_view"),
     ast.CreateDatabase: ("create", "handle_create_database"),
+    ast.CreateSchema: ("schemas", "handle_create_schema"),
     ast.DropObject: ("drop", "handle_drop"),
     exp.Select: ("query", "handle_query"),
     exp.Union: ("query", "handle_query"),

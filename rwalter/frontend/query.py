@@ -18,7 +18,14 @@ import duckdb
 from sqlglot import exp
 
 from rwalter.common.catalog import JobStatus
-from rwalter.errors import CATALOG_NOT_FOUND, QUERY, SNAPSHOT_NO_ROWS, RwError, catalog_error
+from rwalter.errors import (
+    CATALOG_NOT_FOUND,
+    QUERY,
+    SNAPSHOT_NO_ROWS,
+    RwError,
+    catalog_error,
+    invalid_input,
+)
 from rwalter.frontend.binder import (
     bind_error_root,
     name_position,
@@ -185,16 +192,47 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     return None
 
 
+def _current_versions(query: exp.Expression) -> exp.Expression:
+    """A temporal join's rows as of now: the version table joined as it is (DuckDB has no
+    ``FOR SYSTEM_TIME AS OF``)."""
+    if not any(t.args.get("version") is not None for t in query.find_all(exp.Table)):
+        return query
+    query = query.copy()
+    for t in query.find_all(exp.Table):
+        t.set("version", None)
+    return query
+
+
 def create_query_storage(
-    batch: BatchClient, name: str, query: exp.Expression, what: str = "VIEW"
+    batch: BatchClient,
+    name: str,
+    query: exp.Expression,
+    what: str = "VIEW",
+    columns: list[str] | None = None,
 ) -> None:
     """DuckDB storage over ``query``: a ``VIEW`` (an MV's or a view's rows) or a ``TABLE`` (CREATE
     TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
-    with the query's errors."""
+    with the query's errors. ``columns`` (``CREATE MATERIALIZED VIEW v (a, b)``) rename the
+    outputs one for one (``PlanRoot::set_out_names``, ``optimizer/mod.rs:223-231``)."""
     check_number_literals(query)
-    sql = transpile_query(name_columns(query))
+    sql = transpile_query(name_columns(_current_versions(query)))
     try:
         batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
+        if columns:
+            width = len(batch.execute(f"SELECT * FROM {storage_name(name)} LIMIT 0").description)
+            if width != len(columns):
+                raise invalid_input("number of column names does not match number of columns")
+            names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
+            batch.execute(f"CREATE OR REPLACE {what} {storage_name(name)} ({names}) AS {sql}")
+    except duckdb.Error as exc:
+        raise bind_error(exc, query) or duck_error(exc) from None
+
+
+def query_width(batch: BatchClient, query: exp.Expression) -> int:
+    """How many columns ``query`` returns (bound as :func:`create_query_storage` binds it)."""
+    sql = transpile_query(name_columns(query))
+    try:
+        return len(batch.execute(f"SELECT * FROM ({sql}) LIMIT 0", reads=sql).description or [])
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 
@@ -243,7 +281,7 @@ def check_visible(session, node: exp.Expression) -> None:
         job = catalog.job(rel.id)
         if job is not None and job.status != JobStatus.CREATED and rel.kind != "table":
             raise not_found("table or source", table)
-        if rel.kind in ("sink", "index"):
+        if rel.kind == "sink":  # an index is a relation (e2e_test/ddl/invalid_operation.slt:246)
             raise not_found("table or source", table)
         if loaded_from_snapshot(catalog):
             raise RwError(
@@ -267,6 +305,8 @@ def output_name(e: exp.Expression) -> str:
         return real_value(e.this) if isinstance(e.this, exp.Identifier) else e.name
     if isinstance(e, exp.Cast | exp.Window):  # a window call is named after its function
         return output_name(e.this)
+    if isinstance(e, exp.Dot) and isinstance(e.expression, exp.Func):  # schema.f(...) is f
+        return output_name(e.expression)
     if isinstance(e, exp.Func):
         written = e.meta.get("rw_name")  # the name as typed (sqlglot may rename the call)
         name = written or (e.sql_name() if not isinstance(e, exp.Anonymous) else e.name)
@@ -309,6 +349,9 @@ def _query_error(err: RwError, node: exp.Expression) -> RwError:
 
 def _bound_sql(session, node: exp.Expression) -> str:
     check_number_literals(node)
+    from rwalter.frontend.catalog_reader import unqualify_user_relations
+
+    node = unqualify_user_relations(session, node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
@@ -356,6 +399,9 @@ def bind_dml(session, node: exp.Expression) -> exp.Table | None:
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
+    from rwalter.frontend.catalog_reader import unqualify_user_relations
+
+    node = unqualify_user_relations(session, node)
     bind_dml(session, node)
     try:
         cur = session.client.batch.execute(transpile_query(node))

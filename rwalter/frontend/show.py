@@ -72,24 +72,29 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
     if kind == "DATABASES":
         names = session.client.catalog.database_names()
     elif kind == "SCHEMAS":
-        names = list(SCHEMAS)
-    elif schema is not None and real_value(schema) != "public":
-        names = []
+        from rwalter.frontend.catalog_reader import schema_names
+
+        names = list(schema_names(session))
     else:
         rel_kind, created_only = LISTED_KINDS[kind]
         # A table with a connector has a source of the same name (iter_source_with_acl).
         with_tables = kind == "SOURCES"
-        names = session.client.catalog.relation_names(
+        from rwalter.frontend.catalog_reader import schema_path
+
+        # FROM schema, else the search path's schemas in order (show.rs:520-560)
+        path = [real_value(schema)] if schema is not None else list(schema_path(session, None))
+        rows = session.client.catalog.relation_names(
             rel_kind, with_connector_tables=with_tables, created_only=created_only
         )
-    if like is not None:
-        matches = like_matcher(like.name, bool(node.args.get("ilike")))
-        names = [n for n in names if matches(n)]
+        names = [f"{rs}.{n}" for s in dict.fromkeys(path) for n, rs in rows if rs == s]
     qualified = kind not in ("DATABASES", "SCHEMAS")
+    if like is not None:  # LIKE matches the bare name
+        matches = like_matcher(like.name, bool(node.args.get("ilike")))
+        names = [n for n in names if matches(n.split(".", 1)[1] if qualified else n)]
     return Result(
         tag="SHOW_COMMAND",
         columns=["Name"],
-        rows=[[f"public.{n}" if qualified else n] for n in names],
+        rows=[[n] for n in names],
         types="T",
         returns_rows=True,
     )

@@ -1,4 +1,4 @@
-"""What a user's query may name: every relation and function is bound as RisingWave's binder binds
+r"""What a user's query may name: every relation and function is bound as RisingWave's binder binds
 it before DuckDB sees the query, so nothing of DuckDB is reachable and unknown names fail with
 RisingWave's texts.
 
@@ -17,6 +17,13 @@ RisingWave's texts.
   ``current_schema()``, ``current_schemas(bool)``, ``current_setting(name)`` and
   ``current_user``; and RisingWave's ``array_contains(anyarray, anyarray)`` (containment, as
   ``@>``).
+* The catalog functions RisingWave folds into literals (``builtin_scalar.rs:581-768``:
+  ``pg_encoding_to_char`` is ``UTF8``, ``obj_description`` ''...), and those the meta store
+  defines (``pg_get_userbyid``...), called with or without their ``pg_catalog.`` qualifier.
+* ``COLLATE`` (``binder/expr/mod.rs:1042-1060``): only ``"C"`` and ``"POSIX"``, on a string;
+  any other collation (psql's ``COLLATE pg_catalog.default``) is not implemented. A qualified
+  operator (``OPERATOR(pg_catalog.~)``) is not implemented either (``binary_op.rs:253-255``):
+  psql's ``\d NAME`` fails on RisingWave with the first of these.
 
 A relation or function RisingWave has but rwalter does not model says so plainly.
 """
@@ -25,7 +32,14 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from rwalter.errors import QUERY, UNSUPPORTED_STATEMENT, RwError, catalog_error
+from rwalter.errors import (
+    NOT_IMPLEMENTED_TAIL,
+    QUERY,
+    UNSUPPORTED_STATEMENT,
+    RwError,
+    catalog_error,
+    not_implemented,
+)
 from rwalter.frontend.binder import name_position, object_name
 from rwalter.frontend.builtins import FUNCTIONS, SCALAR_FUNCTIONS, SYSTEM_RELATIONS
 from rwalter.meta import catalog_views
@@ -194,6 +208,66 @@ def _constant(session, f: exp.Func, name: str | None) -> exp.Expression | None:
     return None
 
 
+# builtin_scalar.rs: calls the binder replaces by a literal, whatever their arguments.
+_FOLDED: dict[str, exp.Expression] = {
+    "pg_encoding_to_char": exp.Literal.string("UTF8"),
+    "obj_description": exp.Literal.string(""),
+    "shobj_description": exp.Literal.string(""),
+    "pg_type_is_visible": exp.true(),
+    "pg_get_constraintdef": exp.cast(exp.null(), "VARCHAR"),
+    "pg_get_partkeydef": exp.cast(exp.null(), "VARCHAR"),
+    "pg_get_serial_sequence": exp.cast(exp.null(), "VARCHAR"),
+    "pg_my_temp_schema": exp.Literal.number(0),
+    "pg_stat_get_numscans": exp.cast(exp.Literal.number(0), "BIGINT"),
+}
+
+
+def _bind_collations(node: exp.Expression) -> None:
+    """Drop ``COLLATE "C"``/``"POSIX"`` (the store compares bytes, as they do); refuse others."""
+    for c in list(node.find_all(exp.Collate)):
+        name = c.expression
+        if isinstance(name, exp.Column):
+            text = real_value(name.this)
+            text = f"{name.table}.{text}" if name.table else text
+        else:
+            text = real_value(name) if isinstance(name, exp.Identifier) else name.sql()
+        if text not in ("C", "POSIX"):
+            err = not_implemented("Collate collation other than `C` or `POSIX` is not implemented")
+            raise _bind_failure(node, c, err)
+        c.replace(c.this)
+
+
+def _bind_operators(node: exp.Expression) -> None:
+    """``OPERATOR(schema.op)``: RisingWave's binder has no qualified operators."""
+    for op in list(node.find_all(exp.Operator)):
+        schema, _, name = str(op.args.get("operator")).rpartition(".")
+        ident = f'Some(Ident {{ value: "{schema}", quote_style: None }})' if schema else "None"
+        text = f'binary op: PGQualified(QualifiedOperator {{ schema: {ident}, name: "{name}" }})'
+        tail = "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/112"
+        err = not_implemented(text)
+        err.causes[-1] = err.causes[-1].replace(NOT_IMPLEMENTED_TAIL, tail)
+        raise _bind_failure(node, op, err)
+
+
+def _bind_failure(node: exp.Expression, at: exp.Expression, err: RwError) -> RwError:
+    bare = _item_of(node, at)
+    bare = bare.this if isinstance(bare, exp.Alias) else bare
+    return RwError([f"Failed to bind expression: {to_sql(bare)}", *err.causes], err.code)
+
+
+def _unqualify(f: exp.Func) -> exp.Expression:
+    """``pg_catalog.f(...)`` is ``f(...)``: the binder looks builtins up by name alone."""
+    parent = f.parent
+    if (
+        isinstance(parent, exp.Dot)
+        and parent.expression is f
+        and isinstance(parent.this, exp.Identifier)
+        and real_value(parent.this) == "pg_catalog"
+    ):
+        parent.replace(f)
+    return f
+
+
 def _item_of(node: exp.Expression, f: exp.Expression) -> exp.Expression:
     """The select item (or clause) a call stands in, as the binder names it in its error."""
     cur = f
@@ -224,8 +298,10 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
             if rel is not None:
                 for c, t in zip(rel.columns, rel.column_types, strict=False):
                     columns.setdefault(c, _TYPE_NAMES.get(t.upper(), t))
+    _bind_collations(node)  # an operator binds its operands first
+    _bind_operators(node)
     for f in list(node.find_all(exp.Func)):
-        name = function_name(f)
+        name = function_name(_unqualify(f))
         constant = _constant(session, f, name)
         if constant is not None:
             if isinstance(f.parent, exp.Select) and f.arg_key == "expressions":
@@ -236,7 +312,17 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         if isinstance(f, exp.ArrayContains):  # RisingWave: every element of b is in a
             f.replace(exp.Anonymous(this="list_has_all", expressions=[f.this, f.expression]))
             continue
-        if name is None or name in catalog_views.USER_FUNCTIONS:
+        if name in _FOLDED:
+            folded = _FOLDED[name].copy()
+            if isinstance(f.parent, exp.Select) and f.arg_key == "expressions":
+                folded = exp.alias_(folded, name, quoted=True)
+            f.replace(folded)
+            continue
+        if name in catalog_views.USER_FUNCTIONS:  # the meta store's macros, in rw_catalog
+            if not isinstance(f.parent, exp.Dot):
+                f.replace(exp.Dot(this=exp.to_identifier("rw_catalog"), expression=f.copy()))
+            continue
+        if name is None:
             continue
         if name not in FUNCTIONS:
             raise no_function(name, f, _item_of(node, f), columns)

@@ -99,8 +99,10 @@ MACROS: dict[str, tuple[str, str]] = {
     # create_op.rs:105-120: a database's schemas take the next ids: public, pg_catalog, ...
     "rw_schema_id": (
         "db, schema_name",
-        """CAST(db + CASE schema_name WHEN 'public' THEN 1 WHEN 'pg_catalog' THEN 2
-            WHEN 'information_schema' THEN 3 WHEN 'rw_catalog' THEN 4 END AS INTEGER)""",
+        """CAST(coalesce(db + CASE schema_name WHEN 'public' THEN 1 WHEN 'pg_catalog' THEN 2
+            WHEN 'information_schema' THEN 3 WHEN 'rw_catalog' THEN 4 END,
+            (SELECT s.id FROM rwmeta.schemas s WHERE s.database_id = db
+             AND s.name = schema_name)) AS INTEGER)""",
     ),
 }
 
@@ -426,6 +428,10 @@ SELECT rw_catalog.rw_schema_id(d.id, s.name) AS id,
 FROM rwmeta.databases d
 CROSS JOIN (VALUES ('public'), ('pg_catalog'), ('information_schema'), ('rw_catalog')) s(name)
 WHERE rw_catalog.rw_visible_db(d.id)
+UNION ALL
+SELECT s.id, s.name, s.owner AS owner, rw_catalog.rw_acl('UC') AS acl
+FROM rwmeta.schemas s
+WHERE rw_catalog.rw_visible_db(s.database_id)
 ORDER BY id""",
 }
 
@@ -438,11 +444,12 @@ from rwalter.meta import (  # noqa: E402
 
 MACROS.update(catalog_views_rw.MACROS)
 MACROS.update(catalog_views_rw.FUNCTIONS)
+MACROS.update(catalog_views_pg.FUNCTIONS)
 VIEWS.update(catalog_views_rw.VIEWS)
 VIEWS.update(catalog_views_information_schema.VIEWS)
 VIEWS.update(catalog_views_pg.VIEWS)
 # Functions a user's SQL may call by name (they live in rw_catalog, on the search path).
-USER_FUNCTIONS: tuple[str, ...] = tuple(catalog_views_rw.FUNCTIONS)
+USER_FUNCTIONS: tuple[str, ...] = (*catalog_views_rw.FUNCTIONS, *catalog_views_pg.FUNCTIONS)
 
 # SHOW JOBS: the rows of rw_ddl_progress under Title Case headers (show.rs:413-420,789-800).
 show_jobs_sql = (
@@ -463,7 +470,7 @@ def _body(name: str) -> str:
 @functools.cache
 def _dependencies(name: str) -> tuple[str, ...]:
     """The macros and other views ``name``'s SQL reads (computed on first need, for it only)."""
-    sql = _body(name)
+    sql = re.sub(r"'[^']*'", "''", _body(name))  # names in string literals are data
     macros = tuple(m for m in MACROS if m != name and f"rw_catalog.{m}(" in sql)
     views = tuple(v for v in VIEWS if v != name and v in sql and re.search(rf"\b{v}\b", sql))
     return macros + views

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import duckdb
+
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import MetaError, StatementCancelled, cancelled_error, is_interrupt
 from rwalter.meta.catalog import Fragment, Job, Relation, Worker
@@ -84,6 +86,9 @@ class CatalogReader:
     def relation_by_name(self, name: str) -> Relation | None:
         return self._catalog.relation_by_name(name)
 
+    def relations(self, kind: str | None = None) -> list[Relation]:
+        return self._catalog.relations(kind)
+
     def dependents(self, rel_id: int) -> list[Relation]:
         return self._catalog.dependents(rel_id)
 
@@ -132,14 +137,22 @@ class CatalogReader:
         """One meta-node setting (``src/common/src/config/meta.rs``)."""
         return self._catalog.info(f"meta.{name}")
 
+    def user_schemas(self, database_id: int) -> list[tuple[int, str]]:
+        """``(id, name)`` of a database's schemas other than the system ones."""
+        return self._catalog.user_schemas(database_id)
+
+    def schema_members(self, schema: str) -> list[Relation]:
+        """The relations created in ``schema``."""
+        return [r for r in self._catalog.relations() if r.schema_name == schema]
+
     def database_names(self) -> list[str]:
         """``SHOW DATABASES``: every database's name, sorted."""
         return sorted(d.name for d in self._catalog.databases())
 
     def relation_names(
         self, kind: str, *, with_connector_tables: bool, created_only: bool
-    ) -> list[str]:
-        """Names of database ``dev``'s relations of ``kind``, sorted: jobs past creation only if
+    ) -> list[tuple[str, str]]:
+        """``(name, schema)`` of database ``dev``'s relations of ``kind``, sorted: jobs past creation only if
         ``created_only``; tables with a connector too if ``with_connector_tables`` (a table with
         a connector has a source of the same name, ``iter_source_with_acl``)."""
         names = []
@@ -154,7 +167,7 @@ class CatalogReader:
             job = self._catalog.job(r.id)
             if created_only and job is not None and job.status != JobStatus.CREATED:
                 continue
-            names.append(r.name)
+            names.append((r.name, r.schema_name))
         return sorted(names)
 
     def folded_name_taken(self, name: str) -> str | None:
@@ -191,6 +204,18 @@ class BatchClient:
     def query(self, sql: str, params: list[Any] | None = None) -> Any:
         """Run SQL that may read the rw_catalog views (installed first); returns the cursor."""
         return self.execute(sql, params, reads=sql)
+
+    def accepts(self, ddl: str) -> bool:
+        """Whether DuckDB accepts ``ddl`` (a temporary table), tried on a side cursor so that a
+        refusal leaves the statement's transaction as it was."""
+        probe = self._catalog.side_cursor()
+        try:
+            probe.execute(ddl)
+            return True
+        except duckdb.Error:
+            return False
+        finally:
+            probe.close()
 
     def execute(
         self, sql: str, params: list[Any] | None = None, *, reads: str | None = None
@@ -296,6 +321,14 @@ class MetaClient:
 
         return ddl_controller.create_catalog_object(self._node.catalog, relation)
 
+    @rpc(DDL + "CreateSchema")
+    def create_schema(self, database_id: int, name: str) -> int:
+        return self._node.catalog.insert_schema(database_id, name)
+
+    def place_in_schema(self, relation_id: int, schema: str) -> None:
+        """The schema a relation was created in (the CREATE request's ``schema_id``)."""
+        self._node.catalog.set_relation_schema(relation_id, schema)
+
     @rpc(DDL + "CreateDatabase")
     def create_database(self, name: str, resource_group: str) -> int:
         return self._node.catalog.insert_database(name, resource_group)
@@ -305,6 +338,16 @@ class MetaClient:
         from rwalter.meta import ddl_controller
 
         ddl_controller.drop_object(self._node, relation, cascade=cascade)
+
+    @rpc(DDL + "DropSchema")
+    def drop_schema(self, schema_id: int, members: list[Relation]) -> None:
+        """Drop a schema and (CASCADE) the relations in it."""
+        from rwalter.meta import ddl_controller
+
+        for rel in members:
+            if self._node.catalog.relation(rel.id) is not None:
+                ddl_controller.drop_object(self._node, rel, cascade=True)
+        self._node.catalog.drop_schema(schema_id)
 
     @rpc(DDL + "DropTable")
     def drop_table(self, relation: Relation, cascade: bool = False) -> None:

@@ -25,6 +25,7 @@ INDEX = "INDEX"
 SINK = "SINK"
 SOURCE = "SOURCE"
 DATABASE = "DATABASE"
+SCHEMA = "SCHEMA"
 FRAGMENT = "FRAGMENT"
 
 RATE_LIMIT_TYPES = ("SOURCE_RATE_LIMIT", "BACKFILL_RATE_LIMIT", "DML_RATE_LIMIT", "SINK_RATE_LIMIT")
@@ -230,9 +231,16 @@ class ExplainAlter(RwStatement):
 
 
 class ColumnDef(exp.Expression):
-    """One column of CREATE TABLE/SOURCE: ``this`` name, ``kind`` the type text, ``primary_key``."""
+    """One column of CREATE TABLE/SOURCE: ``this`` name, ``kind`` the type text, ``primary_key``,
+    ``default`` (``DEFAULT expr``) and ``generated`` (``AS expr``, a generated column)."""
 
-    arg_types = {"this": True, "kind": True, "primary_key": False}
+    arg_types = {
+        "this": True,
+        "kind": True,
+        "primary_key": False,
+        "default": False,
+        "generated": False,
+    }
 
 
 class Watermark(exp.Expression):
@@ -288,16 +296,23 @@ class CreateSource(RwStatement):
 
 
 class CreateMaterializedView(RwStatement):
-    """``CREATE MATERIALIZED VIEW [IF NOT EXISTS] mv [WITH (...)] AS query [EMIT mode]``;
-    ``emit``: ``ON WINDOW CLOSE`` or ``IMMEDIATELY`` when written."""
+    """``CREATE MATERIALIZED VIEW [IF NOT EXISTS] mv [(col, ...)] [WITH (...)] AS query [EMIT mode]``;
+    ``columns``: the column names as written; ``emit``: ``ON WINDOW CLOSE`` or ``IMMEDIATELY``."""
 
-    arg_types = {"this": True, "query": True, "options": False, "exists": False, "emit": False}
+    arg_types = {
+        "this": True,
+        "query": True,
+        "columns": False,
+        "options": False,
+        "exists": False,
+        "emit": False,
+    }
 
 
 class CreateView(RwStatement):
-    """``CREATE VIEW [IF NOT EXISTS] v AS query`` (a plain view: no streaming job)."""
+    """``CREATE VIEW [IF NOT EXISTS] v [(columns)] AS query`` (a plain view: no streaming job)."""
 
-    arg_types = {"this": True, "query": True, "exists": False}
+    arg_types = {"this": True, "query": True, "exists": False, "columns": False}
 
 
 class CreateSink(RwStatement):
@@ -321,7 +336,8 @@ class CreateSink(RwStatement):
 
 
 class CreateIndex(RwStatement):
-    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]``."""
+    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]
+    [WITH (options)]``."""
 
     arg_types = {
         "this": True,
@@ -329,6 +345,7 @@ class CreateIndex(RwStatement):
         "expressions": True,
         "include": False,
         "distributed_by": False,
+        "options": False,
         "exists": False,
     }
 
@@ -337,6 +354,12 @@ class CreateDatabase(RwStatement):
     """``CREATE DATABASE [IF NOT EXISTS] d [RESOURCE_GROUP [=] g]``."""
 
     arg_types = {"this": True, "resource_group": False, "exists": False}
+
+
+class CreateSchema(RwStatement):
+    """``CREATE SCHEMA [IF NOT EXISTS] s`` (``parser.rs`` ``parse_create_schema``)."""
+
+    arg_types = {"this": True, "exists": False}
 
 
 class DropObject(RwStatement):
@@ -374,4 +397,5 @@ STATEMENT_NODES = (
     CreateIndex,
     CreateDatabase,
     DropObject,
+    CreateSchema,
 )

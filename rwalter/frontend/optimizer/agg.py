@@ -18,6 +18,7 @@ from rwalter.frontend.optimizer.plan_node import (
 
 class AggPlanner:
     def hash_agg(self, node: Node, group: list[str], calls: list[tuple[str, bool, bool]]) -> Node:
+        node = self.better_locality(node, group)
         node = enforce(node, ("shard", frozenset(group)))
         aggs = [self.fresh("$agg") for _ in calls]
         dist = node.dist if node.dist.kind != "some" else Dist("hash", tuple(group))

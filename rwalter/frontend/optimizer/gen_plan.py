@@ -17,7 +17,7 @@ substitution for GROUP BY locality, EMIT ON WINDOW CLOSE, CDC and file-source ta
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from sqlglot import exp
 
@@ -28,6 +28,7 @@ from rwalter.frontend.optimizer.plan_node import (
     FragmenterError,
     Node,
     RelationInfo,
+    UnsupportedPlan,
     enforce,
     exchange,
     unary,
@@ -69,18 +70,43 @@ def object_real_name(table: exp.Table) -> str:
 
 
 def _scan_type(query: exp.Expression, lookup: Lookup, snapshot: bool, notices: list[str]) -> str:
-    """SnapshotBackfill unless disabled or a shared source is read (plan_node/mod.rs:567-601)."""
+    """SnapshotBackfill unless disabled, a shared source is read or a temporal join is planned
+    (``forbid_snapshot_backfill``, plan_node/mod.rs:567-601: sources below a join are seen first)."""
     shared = _shared_sources(query, lookup)
     if snapshot and shared:
         notices.append(R.SHARED_SOURCE_NOTICE.format(name=shared[0]))
+        return "ARRANGEMENT_BACKFILL"
+    if snapshot and any(t.args.get("version") is not None for t in query.find_all(exp.Table)):
+        notices.append(R.TEMPORAL_JOIN_NOTICE)
         return "ARRANGEMENT_BACKFILL"
     return "SNAPSHOT_BACKFILL" if snapshot else "ARRANGEMENT_BACKFILL"
 
 
 def _plan_query(
-    query: exp.Expression, lookup: Lookup, scan_type: str, database_id: int
+    query: exp.Expression,
+    lookup: Lookup,
+    scan_type: str,
+    database_id: int,
+    settings: Mapping[str, str] | None = None,
 ) -> tuple[Node, list[tuple[str, str]]]:
-    return Planner(lookup, scan_type, database_id).plan(query)
+    return Planner(lookup, scan_type, database_id, settings or {}).plan(query)
+
+
+def check_settings(root: Node, settings: Mapping[str, str] | None, scan_type: str) -> None:
+    """Refuse a plan that a session variable set away from its default would reshape."""
+    ops = set()
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        ops.add(n.op)
+        stack.extend(n.inputs)
+    for name, (default, reshaped) in R.RESHAPING_SETTINGS.items():
+        value = (settings or {}).get(name, default)
+        if value == default or not ops & set(reshaped):
+            continue
+        if name in R.SNAPSHOT_INDIFFERENT and scan_type == "SNAPSHOT_BACKFILL":
+            continue
+        raise UnsupportedPlan(f"the session setting {name} = {value}")
 
 
 def _root(
@@ -93,7 +119,7 @@ def _root(
     """Put the job root on top, enforcing its input distribution (stream_materialize.rs:250-300)."""
     if node.dist.kind != "single":
         want = key if key else node.stream_key
-        if join_exchange and node.op == "StreamHashJoin":
+        if join_exchange and node.op in ("StreamHashJoin", "StreamTemporalJoin"):
             node = exchange(node, "HASH", Dist("hash", tuple(c for c in node.cols if c in want)))
         elif want:
             node = enforce(node, ("shard", frozenset(want)))
@@ -102,12 +128,18 @@ def _root(
 
 
 def plan_materialized_view(
-    query: exp.Expression, lookup: Lookup, *, use_snapshot_backfill: bool, database_id: int
+    query: exp.Expression,
+    lookup: Lookup,
+    *,
+    use_snapshot_backfill: bool,
+    database_id: int,
+    settings: Mapping[str, str] | None = None,
 ) -> FragmentGraph:
     notices: list[str] = []
     scan_type = _scan_type(query, lookup, use_snapshot_backfill, notices)
-    node, outs = _plan_query(query, lookup, scan_type, database_id)
+    node, outs = _plan_query(query, lookup, scan_type, database_id, settings)
     root, names = _root("StreamMaterialize", node, outs, join_exchange=True)
+    check_settings(root, settings, scan_type)
     return build_graph(root, names, [n for n, _ in outs], notices)
 
 
@@ -125,6 +157,7 @@ def plan_sink(
     snapshot: bool,
     use_snapshot_backfill: bool,
     database_id: int,
+    settings: Mapping[str, str] | None = None,
 ) -> FragmentGraph:
     if isinstance(query_or_relation, RelationInfo):
         rel = query_or_relation
@@ -144,12 +177,13 @@ def plan_sink(
         scan_type = "ARRANGEMENT_BACKFILL"
     else:
         scan_type = _scan_type(query, lookup, use_snapshot_backfill, notices)
-    node, outs = _plan_query(query, lookup, scan_type, database_id)
+    node, outs = _plan_query(query, lookup, scan_type, database_id, settings)
     by_name = {name: cid for name, cid in outs}
     key = None
     if into is not None and into.stream_key and all(k in by_name for k in into.stream_key):
         key = [by_name[k] for k in into.stream_key]
     root, names = _root("StreamSink", node, outs, key=key)
+    check_settings(root, settings, scan_type)
     return build_graph(root, names, [n for n, _ in outs], notices)
 
 

@@ -24,6 +24,15 @@ class FragmenterError(Exception):
         self.hint = hint
 
 
+class UnsupportedPlan(FragmenterError):
+    """A construct RisingWave plans but rwalter cannot plan the same way: refused by name rather
+    than given a graph that may be wrong (``construct`` says what it is)."""
+
+    def __init__(self, construct: str):
+        super().__init__(f"rwalter cannot plan this query as RisingWave does: {construct}")
+        self.construct = construct
+
+
 @dataclass(frozen=True)
 class RelationInfo:
     id: int
@@ -36,6 +45,7 @@ class RelationInfo:
     database_id: int
     is_shared_source: bool = False
     connector: str | None = None
+    indexes: tuple[RelationInfo, ...] = ()  # created indexes on a table or MV, oldest first
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,8 @@ class Node:
     relation: RelationInfo | None = None
     scan_type: str | None = None
     state_tables: int = field(default=-1)
+    names: dict[str, str] | None = None  # scans only: column name -> column id
+    share_id: int | None = None  # StreamShare only: the shared plan every reference reads
 
     def __post_init__(self) -> None:
         if self.state_tables < 0:

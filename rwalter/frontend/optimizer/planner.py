@@ -7,7 +7,7 @@ conversion of ``src/frontend/src/optimizer/``; each operator family lives in its
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from sqlglot import exp
 
@@ -15,32 +15,55 @@ from rwalter.frontend.optimizer import rules as R
 from rwalter.frontend.optimizer.agg import AggPlanner
 from rwalter.frontend.optimizer.expr_utils import agg_kind, conjuncts, find_aggs, has_now
 from rwalter.frontend.optimizer.join import JoinPlanner
+from rwalter.frontend.optimizer.locality import LocalityPlanner
 from rwalter.frontend.optimizer.over_window import OverWindowPlanner
 from rwalter.frontend.optimizer.plan_node import (
     Dist,
     FragmenterError,
     Node,
     RelationInfo,
+    UnsupportedPlan,
     exchange,
     unary,
 )
 from rwalter.frontend.optimizer.rel import Rel
+from rwalter.frontend.optimizer.share import CteDef, SharePlanner
+from rwalter.frontend.optimizer.subquery import SubqueryPlanner, subquery_of
 from rwalter.frontend.optimizer.topn import TopNPlanner
 from rwalter.frontend.optimizer.union import UnionPlanner
 from rwalter.sql.dialect import real_value
 from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 
-class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlanner):
+class Planner(
+    SharePlanner,
+    LocalityPlanner,
+    JoinPlanner,
+    SubqueryPlanner,
+    AggPlanner,
+    TopNPlanner,
+    OverWindowPlanner,
+    UnionPlanner,
+):
     def __init__(
-        self, lookup: Callable[[str], RelationInfo | None], scan_type: str, database_id: int
+        self,
+        lookup: Callable[[str], RelationInfo | None],
+        scan_type: str,
+        database_id: int,
+        settings: Mapping[str, str] | None = None,
     ) -> None:
+        settings = settings or {}
+        self.share_plans = settings.get("enable_share_plan", "true") == "true"
+        self.index_selection = settings.get("enable_index_selection", "true") == "true"
         self.lookup = lookup
         self.scan_type = scan_type
         self.database_id = database_id
-        self.ctes: dict[str, exp.Expression] = {}
+        self.ctes: dict[str, CteDef] = {}
         self.used: set[str] = set()
         self.rank_windows: set[int] = set()
+        self.used_names: frozenset[str] | None = None  # None: every column (a `*` is read)
+        self.source_refs: dict[str, int] = {}
+        self.source_plans: dict[str, tuple[Node, dict[str, str]]] = {}
 
     # ---- helpers -------------------------------------------------------------------------
     def fresh(self, base: str) -> str:
@@ -57,7 +80,7 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
             raise FragmenterError(f"table or source not found: {name}", relation=name)
         return info
 
-    def scan(self, info: RelationInfo, alias: str) -> Rel:
+    def scan(self, info: RelationInfo, alias: str, scan_type: str | None = None) -> Rel:
         ids = {c: self.fresh(f"{info.name}.{c}") for c in info.columns}
         for c in (*info.stream_key, *info.dist_key):
             ids.setdefault(c, self.fresh(f"{info.name}.{c}"))
@@ -75,8 +98,10 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
                 True,
                 relation=info,
             )
+            if self.source_refs.get(info.name, 0) >= 2 and op == "StreamSource":
+                return self.shared_source(info, node, ids, alias)
         else:
-            scan_type = self.scan_type
+            scan_type = scan_type or self.scan_type
             if info.database_id != self.database_id:
                 if scan_type == "UPSTREAM_ONLY":
                     raise FragmenterError(R.CROSS_DB_UNSUPPORTED)
@@ -95,6 +120,7 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
                 info.append_only,
                 relation=info,
                 scan_type=scan_type,
+                names=ids,
             )
         scope = [(alias, c, ids[c], True) for c in info.columns]
         scope += [(alias, c, cid, False) for c, cid in ids.items() if c not in info.columns]
@@ -103,15 +129,23 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
     # ---- queries -------------------------------------------------------------------------
     def plan(self, q: exp.Expression) -> tuple[Node, list[tuple[str, str]]]:
         """Plan a query; returns the node and its visible (name, id) outputs."""
+        if not self.used:  # the outermost query: which columns column pruning keeps
+            star = any(isinstance(x, exp.Star) for x in q.walk())
+            names = frozenset(c.name.lower() for c in q.find_all(exp.Column))
+            self.used_names = None if star else names
+            self.source_refs = self.count_source_refs(q)
         if isinstance(q, exp.Subquery):
             return self.plan(q.this)
+        self.register_ctes(q)
         if isinstance(q, exp.Union):
             return self.plan_union(q)
+        if isinstance(q, (exp.Except, exp.Intersect)):
+            return self.plan_except_intersect(q)
         if isinstance(q, exp.Values):
             return self.plan_values(q.expressions[0].expressions if q.expressions else [])
         if isinstance(q, exp.Select):
             return self.plan_select(q)
-        raise FragmenterError(f"Not supported: streaming query {q.key}")
+        raise UnsupportedPlan(f"a {q.key.upper()} query")
 
     def plan_values(self, items: list[exp.Expression]) -> tuple[Node, list[tuple[str, str]]]:
         outs = [(self.out_name(e, i), self.fresh("$expr")) for i, e in enumerate(items)]
@@ -139,12 +173,14 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
         alias = item.alias_or_name.lower()
         if isinstance(item, exp.Table):
             name = real_value(item.this) if isinstance(item.this, exp.Identifier) else item.name
+            if item.args.get("version") is not None:
+                return self.temporal_side(item, name, alias)
             if name in self.ctes:
-                return self.sub_rel(self.ctes[name], alias)
+                return self.cte_rel(self.ctes[name], alias)
             return self.scan(self.relation(name), alias)
         if isinstance(item, exp.Subquery):
             return self.sub_rel(item.this, alias)
-        raise FragmenterError(f"Not supported: FROM item {item.sql()}")
+        raise UnsupportedPlan(f"{_FROM_ITEMS.get(type(item), type(item).__name__.upper())} in FROM")
 
     def window_table(self, item: exp.Table, kind: str, args: list[exp.Expression]) -> Rel:
         """TUMBLE: a projection adding ``window_start``/``window_end``; HOP: a StreamHopWindow
@@ -173,23 +209,18 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
         return Rel(node, scope)
 
     def sub_rel(self, q: exp.Expression, alias: str) -> Rel:
-        node, outs = self.plan(q)
-        vis = {cid for _, cid in outs}
-        scope = [(alias, name, cid, True) for name, cid in outs]
-        scope += [(alias, c, c, False) for c in node.cols if c not in vis]
-        return Rel(node, scope)
+        return self.rel_of(self.plan(q), alias)
 
     def plan_select(self, sel: exp.Select) -> tuple[Node, list[tuple[str, str]]]:
-        with_ = sel.args.get("with_") or sel.args.get("with")
-        if with_ is not None:
-            for cte in with_.expressions:
-                self.ctes[cte.alias.lower()] = cte.this
         from_ = sel.args.get("from_") or sel.args.get("from")
         if from_ is None:
             return self.plan_values(sel.expressions)
         items = [from_.this] + [j.this for j in sel.args.get("joins") or []]
         joins = [None, *(sel.args.get("joins") or [])]
         where = conjuncts(sel.args["where"].this) if sel.args.get("where") else []
+        self.refuse_subqueries(sel)
+        semi = [c for c in where if subquery_of(c) is not None]
+        where = [c for c in where if subquery_of(c) is None]
         rank_filter = self.rank_filter(items, where)
         rels = [self.from_item(i) for i in items]
         dyn = [c for c in where if has_now(c)]
@@ -209,7 +240,28 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
                 node.stream_key,
                 node.append_only,
             )
+        for c in semi:
+            node = self.subquery_filter(c, rel, node)
         return self.plan_projection(sel, rel, node)
+
+    @staticmethod
+    def refuse_subqueries(sel: exp.Select) -> None:
+        """Subqueries outside WHERE (select list, HAVING, JOIN ... ON, GROUP BY) are planned by
+        RisingWave as apply operators rwalter does not model."""
+        places = [
+            ("the select list", sel.expressions),
+            ("HAVING", [sel.args.get("having")]),
+            ("GROUP BY", (sel.args["group"].expressions if sel.args.get("group") else [])),
+            ("JOIN ... ON", [j.args.get("on") for j in sel.args.get("joins") or []]),
+        ]
+        for place, parts in places:
+            if any(p is not None and subquery_of(p) is not None for p in parts):
+                raise UnsupportedPlan(f"a subquery in {place}")
+
+    @staticmethod
+    def table_name(item: exp.Table) -> str:
+        """The relation a FROM item names, folded as RisingWave folds it (``real_value``)."""
+        return real_value(item.this) if isinstance(item.this, exp.Identifier) else item.name
 
     def plan_projection(
         self, sel: exp.Select, rel: Rel, node: Node
@@ -226,7 +278,7 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
         group = [g for g in (sel.args["group"].expressions if sel.args.get("group") else [])]
         having = sel.args.get("having")
         calls = [c for e in [*items, *([having] if having else [])] for c in find_aggs(e)]
-        known: dict[str, str] = {}
+        known: dict[exp.Expression, str] = {}
         if group or calls:
             gids = []
             for g in group:
@@ -234,7 +286,7 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
                 if cid is None:
                     cid = self.fresh("$expr")
                     node = unary("StreamProject", node, cols=[*node.cols, cid])
-                known[g.sql()] = cid
+                known[g] = cid
                 gids.append(cid)
             specs = [
                 (agg_kind(c) or "udaf", bool(c.find(exp.Distinct)), bool(c.find(exp.Order)))
@@ -242,7 +294,7 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
             ]
             node = self.hash_agg(node, gids, specs) if gids else self.simple_agg(node, specs)
             for c, cid in zip(calls, node.cols[len(gids) :], strict=False):
-                known[c.sql()] = cid
+                known[c] = cid
             node = unary("StreamProject", node)
             if sel.args.get("having"):
                 node = unary("StreamFilter", node)
@@ -250,7 +302,7 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
         computed = False
         for i, e in enumerate(items):
             inner = e.this if isinstance(e, exp.Alias) else e
-            cid = known.get(inner.sql())
+            cid = known.get(inner)
             if cid is None and isinstance(inner, exp.Column):
                 cid = rel.resolve(inner)
                 if cid is None or (known and cid not in node.cols):
@@ -267,3 +319,11 @@ class Planner(JoinPlanner, AggPlanner, TopNPlanner, OverWindowPlanner, UnionPlan
         if sel.args.get("limit") is not None:
             node = self.top_n(node)
         return node, outs
+
+
+# FROM items the planner does not model, as the refusal names them.
+_FROM_ITEMS: dict[type[exp.Expression], str] = {
+    exp.Values: "VALUES",
+    exp.Unnest: "UNNEST",
+    exp.Lateral: "LATERAL",
+}

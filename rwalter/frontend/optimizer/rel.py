@@ -19,6 +19,7 @@ class Rel:
 
     node: Node
     scope: list[tuple[str, str, str, bool]]  # (qualifier, name, id, visible)
+    temporal: bool = False  # the version side of a temporal join (FOR SYSTEM_TIME AS OF)
 
     def resolve(self, col: exp.Column) -> str | None:
         q, n = col.table.lower(), col.name.lower()

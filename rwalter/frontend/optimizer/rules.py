@@ -97,4 +97,28 @@ CROSS_DB_UNSUPPORTED = (
     "Not supported: We currently do not support cross database scan in replicated or "
     "without-snapshot mode."
 )
+TEMPORAL_JOIN_NOTICE = "snapshot backfill disabled due to temporal join"
 SHARED_SOURCE_NOTICE = 'snapshot backfill disabled due to using shared source Some("{name}")'
+
+# Session variables that change a plan's shape, with their defaults
+# (src/common/src/session_config/mod.rs). rwalter plans by the defaults; `enable_share_plan` and
+# `enable_index_selection` it also plans switched off. The others, set away from their default,
+# refuse a plan holding an operator they reshape (risingwave-fragmenter.md §5), rather than give
+# the default's graph.
+MODELLED_SETTINGS: dict[str, str] = {"enable_share_plan": "true", "enable_index_selection": "true"}
+RESHAPING_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "streaming_separate_consecutive_join": ("false", ("StreamHashJoin",)),
+    "streaming_enable_unaligned_join": ("false", ("StreamHashJoin",)),
+    "streaming_separate_sink": ("false", ("StreamSink",)),
+    "force_two_phase_agg": ("false", ("StreamHashAgg",)),
+    "force_split_distinct_agg": ("false", ("StreamHashAgg", "StreamSimpleAgg")),
+    "locality_backfill_mode": (
+        "auto",
+        ("StreamHashAgg", "StreamHashJoin", "StreamGroupTopN", "StreamOverWindow"),
+    ),
+}
+# Not listed: streaming_enable_delta_join. A delta join is planned as a hash join here
+# (tests/slt/risingwave/sim_no_shuffle.slt keeps that simulation's ALTER sequence).
+# Settings that reshape only plans without snapshot backfill.
+SNAPSHOT_INDIFFERENT: frozenset[str] = frozenset()
+PLAN_SETTINGS = (*MODELLED_SETTINGS, *RESHAPING_SETTINGS)

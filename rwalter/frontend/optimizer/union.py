@@ -1,4 +1,4 @@
-"""UNION [ALL]: one exchange per input into a StreamUnion.
+"""Set operations: UNION [ALL] (one exchange per input into a StreamUnion), EXCEPT, INTERSECT.
 
 Models ``src/frontend/src/optimizer/plan_node/logical_union.rs:148-171``.
 """
@@ -10,6 +10,7 @@ from sqlglot import exp
 from rwalter.frontend.optimizer.plan_node import (
     Dist,
     Node,
+    UnsupportedPlan,
     exchange,
     unary,
 )
@@ -61,3 +62,26 @@ class UnionPlanner:
         if q.args.get("distinct"):
             node = self.hash_agg(node, [o[1] for o in outs], [])
         return node, outs
+
+    def plan_except_intersect(
+        self, q: exp.Except | exp.Intersect
+    ) -> tuple[Node, list[tuple[str, str]]]:
+        """``EXCEPT`` / ``INTERSECT``: an anti / semi join on every output column, then a
+        distinct aggregate whose key is cut to the left side's stream key when the outputs hold
+        it (``planner/set_operation.rs:70-71``, ``logical_optimization.rs:506-515``; planner
+        tests ``except.yaml``, ``intersect.yaml``)."""
+        if not q.args.get("distinct", True):
+            raise UnsupportedPlan(f"{q.key.upper()} ALL")
+        left, louts = self.plan(q.this)
+        right, routs = self.plan(q.expression)
+        if len(louts) != len(routs):
+            raise UnsupportedPlan(f"{q.key.upper()} over inputs of different widths")
+        pairs = [(lid, rid) for (_, lid), (_, rid) in zip(louts, routs, strict=True)]
+        join = self.hash_join(left, right, pairs, "LEFT")
+        join.cols = list(left.cols)
+        join.stream_key = list(left.stream_key)
+        out_ids = [cid for _, cid in louts]
+        key = [c for c in out_ids if c in left.stream_key]
+        if not left.stream_key or set(left.stream_key) - set(out_ids):
+            key = out_ids
+        return unary("StreamProject", self.hash_agg(join, key, [])), louts

@@ -18,7 +18,7 @@ simplified fragmenter of ``risingwave-fragmenter.md`` §1.9:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwalter.common.stream_graph import EdgeSpec, ExternalEdge, FragmentGraph, FragmentSpec
@@ -34,27 +34,62 @@ class _Frag:
 
 
 def _cut(root: Node) -> tuple[list[_Frag], list[EdgeSpec]]:
-    """Build one fragment per exchange-free subtree, ids in pre-order (§1.1, §1.2)."""
+    """Build one fragment per exchange-free subtree, ids in pre-order (§1.1, §1.2).
+
+    A ``StreamShare`` is a NoShuffle cut whose subtree becomes one fragment for all its readers
+    (memoized by share, ``mod.rs:386-417``); a fragment that would start with a cut gets a
+    ``StreamNoOp`` (``mod.rs:593-599``); a second edge between the same two fragments goes through
+    an extra NoOp fragment (``mod.rs:629-690``)."""
     frags: list[_Frag] = []
     edges: list[EdgeSpec] = []
+    shared: dict[int, int] = {}
+
+    def new() -> int:
+        frags.append(_Frag())
+        return len(frags) - 1
 
     def build(node: Node) -> int:
-        frags.append(_Frag())
-        fid = len(frags) - 1
-        visit(fid, node)
+        fid = new()
+        if _is_cut(node):
+            frags[fid].ops.append(_noop(node))
+            child(fid, node)
+        else:
+            visit(fid, node)
         return fid
 
     def visit(fid: int, node: Node) -> None:
         frags[fid].ops.append(node)
-        for child in node.inputs:
-            if child.op == "StreamExchange":
-                up = build(child.inputs[0])
-                edges.append(EdgeSpec(up, fid, child.dispatch or "HASH", child.dist.key))
+        for c in node.inputs:
+            if _is_cut(c):
+                child(fid, c)
             else:
-                visit(fid, child)
+                visit(fid, c)
+
+    def child(fid: int, c: Node) -> None:
+        if c.op == "StreamShare":
+            key = c.share_id if c.share_id is not None else id(c)
+            if key not in shared:
+                shared[key] = build(c.inputs[0])
+            up, kind, dist_key = shared[key], "NO_SHUFFLE", ()
+        else:
+            up, kind, dist_key = build(c.inputs[0]), c.dispatch or "HASH", c.dist.key
+        if any(e.upstream == up and e.downstream == fid for e in edges):
+            noop = new()
+            frags[noop].ops.append(_noop(c))
+            edges.append(EdgeSpec(up, noop, "NO_SHUFFLE", ()))
+            up = noop
+        edges.append(EdgeSpec(up, fid, kind, dist_key))
 
     build(root)
     return frags, edges
+
+
+def _is_cut(node: Node) -> bool:
+    return node.op in ("StreamExchange", "StreamShare")
+
+
+def _noop(at: Node) -> Node:
+    return replace(at, op="StreamNoOp", inputs=[], relation=None, scan_type=None, state_tables=0)
 
 
 def _is_backfill(n: Node) -> bool:

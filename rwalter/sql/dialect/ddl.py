@@ -133,11 +133,12 @@ def _with_options(c: _Cursor) -> list[ast.WithOption]:
         else:
             raise c.fail("a value")
         opts.append(ast.WithOption(this=".".join(key), expression=value, quoted=quoted))
-        if c.tok(TokenType.COMMA):
-            continue
+        # A trailing comma is allowed (``parse_options_inner``, parser.rs:3030-3040).
+        comma = c.tok(TokenType.COMMA)
         if c.tok(TokenType.R_PAREN):
             return opts
-        raise c.fail("',' or ')' after option definition")
+        if not comma:
+            raise c.fail("',' or ')' after option definition")
 
 
 def _format_encode(c: _Cursor, node: exp.Expression) -> None:
@@ -175,15 +176,44 @@ def _column_def(c: _Cursor) -> ast.ColumnDef:
         raise c.fail("a data type name")
     first, last = c.toks[start], c.toks[c.i - 1]
     type_text = " ".join(c.sql[first.start : last.end + 1].split())
-    primary = False
-    while True:
-        if c.words("PRIMARY", "KEY"):
-            primary = True
+    node = ast.ColumnDef(this=real_value(name), kind=type_text)
+    while True:  # parse_optional_column_option (parser.rs:2831-2884)
+        if c.words("CONSTRAINT"):
+            c.identifier()
+        elif c.words("PRIMARY", "KEY"):
+            node.set("primary_key", True)
         elif c.words("NOT", "NULL") or c.words("NULL"):
             pass
+        elif c.words("DEFAULT"):
+            node.set("default", _option_expr(c))
+        elif c.words("AS"):  # a generated column (ColumnOption::GeneratedColumns)
+            node.set("generated", _option_expr(c))
         else:
             break
-    return ast.ColumnDef(this=real_value(name), kind=type_text, primary_key=primary or None)
+    return node
+
+
+# Words that start the next column option, ending the expression of DEFAULT or AS.
+_OPTION_STARTS = (("PRIMARY", "KEY"), ("NOT", "NULL"), ("DEFAULT",), ("AS",), ("CONSTRAINT",))
+
+
+def _option_expr(c: _Cursor) -> exp.Expression:
+    """The expression of ``DEFAULT expr`` / ``AS expr``: up to the next ``,`` or ``)`` outside
+    brackets, or the next column option."""
+    start = c.i
+
+    def stop(j: int) -> bool:
+        if c.toks[j].token_type in (TokenType.COMMA, TokenType.R_PAREN):
+            return True
+        words = [t.text.upper() for t in c.toks[j : j + 2]]
+        return j > start and any(words[: len(w)] == list(w) for w in _OPTION_STARTS)
+
+    end = _scan_to(c, stop)
+    if end == start:
+        raise c.fail("an expression")
+    expr = _sqlglot_parse(c, start, end)
+    c.i = end
+    return expr
 
 
 def _identifier_list(c: _Cursor) -> list[exp.Identifier]:
@@ -225,11 +255,12 @@ def _columns(c: _Cursor, node: exp.Expression) -> None:
                     raise c.fail_at("Only 1 watermark is allowed to be defined on source.", at)
             else:
                 cols.append(_column_def(c))
-            if c.tok(TokenType.COMMA):
-                continue
+            # A trailing comma is allowed (``parse_columns``, parser.rs:2783-2789).
+            comma = c.tok(TokenType.COMMA)
             if c.tok(TokenType.R_PAREN):
                 break
-            raise c.fail("',' or ')' after column definition")
+            if not comma:
+                raise c.fail("',' or ')' after column definition")
     if not pk:
         pk = [col.name for col in cols if col.args.get("primary_key")]
     node.set("expressions", cols)
@@ -287,6 +318,7 @@ def _create_mv(c: _Cursor) -> exp.Expression:
     exists = _if_not_exists(c)
     name = c.object_name()
     node = ast.CreateMaterializedView(exists=exists or None, this=name)
+    _view_columns(c, node)
     if c.words("WITH"):
         node.set("options", _with_options(c))
     if not c.words("AS"):
@@ -303,6 +335,13 @@ def _create_mv(c: _Cursor) -> exp.Expression:
         else:
             raise c.fail("IMMEDIATELY or ON WINDOW CLOSE after EMIT")
     return node
+
+
+def _view_columns(c: _Cursor, node: exp.Expression) -> None:
+    """``[(col, ...)]`` after a view's name (``parse_create_view``, parser.rs:2088-2100)."""
+    t = c.peek()
+    if t is not None and t.token_type == TokenType.L_PAREN:
+        node.set("columns", _identifier_list(c))
 
 
 def _emit_stop(c: _Cursor) -> Callable[[int], bool]:
@@ -328,6 +367,8 @@ def _emit_stop(c: _Cursor) -> Callable[[int], bool]:
 def _create_view(c: _Cursor) -> exp.Expression:
     exists = _if_not_exists(c)
     node = ast.CreateView(exists=exists or None, this=c.object_name())
+    if c.is_type(TokenType.L_PAREN):  # parse_parenthesized_column_list(Optional)
+        node.set("columns", _identifier_list(c))
     if not c.words("AS"):
         raise c.fail("AS")
     node.set("query", _sub_query(c))
@@ -361,6 +402,8 @@ def _create_sink(c: _Cursor) -> exp.Expression:
         raise c.fail("FROM or AS after CREATE SINK sink_name")
     if c.words("WITH"):
         node.set("options", _with_options(c))
+    elif node.args.get("into") is None:  # a sink not into a table needs WITH (statement.rs:560-564)
+        raise c.fail("WITH")
     _format_encode(c, node)
     return node
 
@@ -388,6 +431,8 @@ def _create_index(c: _Cursor) -> exp.Expression:
         node.set("include", [exp.Column(this=i) for i in _identifier_list(c)])
     if c.words("DISTRIBUTED", "BY"):
         node.set("distributed_by", [exp.Column(this=i) for i in _identifier_list(c)])
+    if c.words("WITH"):  # parser.rs parse_create_index: WITH (options) after DISTRIBUTED BY
+        node.set("options", _with_options(c))
     return node
 
 
@@ -398,6 +443,16 @@ def _create_database(c: _Cursor) -> exp.Expression:
     if c.words(_RG):
         c.tok(TokenType.EQ)
         node.set("resource_group", _set_value(c))
+    return node
+
+
+def _create_schema(c: _Cursor) -> exp.Expression:
+    exists = _if_not_exists(c)
+    if c.word() == "AUTHORIZATION":  # a schema named after a user: users are not simulated
+        return _command(c, c.toks[0])
+    node = ast.CreateSchema(exists=exists or None, this=c.object_name())
+    if c.word() == "AUTHORIZATION":
+        return _command(c, c.toks[0])
     return node
 
 
@@ -414,7 +469,7 @@ _CREATE_KINDS: tuple[tuple[tuple[str, ...], Callable[[_Cursor], exp.Expression] 
     (("AGGREGATE",), None),
     (("INDEX",), _create_index),
     (("UNIQUE", "INDEX"), _create_index),
-    (("SCHEMA",), None),
+    (("SCHEMA",), _create_schema),
     (("DATABASE",), _create_database),
     (("USER",), None),
     (("SECRET",), None),
@@ -439,7 +494,7 @@ _DROP_KINDS = {
     ("SOURCE",): ast.SOURCE,
     ("SINK",): ast.SINK,
     ("SUBSCRIPTION",): None,
-    ("SCHEMA",): None,
+    ("SCHEMA",): ast.SCHEMA,
     ("DATABASE",): ast.DATABASE,
     ("USER",): None,
     ("SECRET",): None,

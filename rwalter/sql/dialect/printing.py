@@ -115,8 +115,18 @@ def _quote_name(name: str) -> str:
     return name if re.fullmatch(r"[a-z_][a-z0-9_$]*", name) else '"' + name.replace('"', '""') + '"'
 
 
+def _g_column(c: exp.Expression) -> str:
+    """``name TYPE [DEFAULT expr] [AS expr]`` (ColumnDef's Display, ``src/sqlparser/src/ast/ddl.rs``)."""
+    s = f"{_quote_name(c.name)} {c.args['kind'].upper()}"
+    if c.args.get("default") is not None:
+        s += " DEFAULT " + _g_query(c.args["default"])
+    if c.args.get("generated") is not None:
+        s += " AS " + _g_query(c.args["generated"])
+    return s
+
+
 def _g_columns(e: exp.Expression) -> str:
-    cols = [f"{_quote_name(c.name)} {c.args['kind'].upper()}" for c in e.expressions]
+    cols = [_g_column(c) for c in e.expressions]
     pk = e.args.get("primary_key")
     if pk:
         cols.append("PRIMARY KEY (" + ", ".join(_quote_name(n) for n in pk) + ")")
@@ -147,6 +157,8 @@ def _g_create_source(_g: object, e: ast.CreateSource) -> str:
 
 def _g_create_mv(_g: object, e: ast.CreateMaterializedView) -> str:
     s = f"CREATE MATERIALIZED VIEW {_ine(e)}{_name_sql(e.this)}"
+    if e.args.get("columns"):
+        s += " (" + ", ".join(_name_sql(i) for i in e.args["columns"]) + ")"
     if e.args.get("options") is not None:
         s += " WITH " + _g_options(e.args["options"])
     s += " AS " + _g_query(e.args["query"])
@@ -154,7 +166,9 @@ def _g_create_mv(_g: object, e: ast.CreateMaterializedView) -> str:
 
 
 def _g_create_view(_g: object, e: ast.CreateView) -> str:
-    return f"CREATE VIEW {_ine(e)}{_name_sql(e.this)} AS {_g_query(e.args['query'])}"
+    columns = e.args.get("columns")
+    names = " (" + ", ".join(_ident_sql(i) for i in columns) + ")" if columns else ""
+    return f"CREATE VIEW {_ine(e)}{_name_sql(e.this)}{names} AS {_g_query(e.args['query'])}"
 
 
 def _g_create_sink(_g: object, e: ast.CreateSink) -> str:
@@ -183,7 +197,13 @@ def _g_create_index(_g: object, e: ast.CreateIndex) -> str:
             + ", ".join(_ident_sql(x.this) for x in e.args["distributed_by"])
             + ")"
         )
+    if e.args.get("options") is not None:
+        s += " WITH " + _g_options(e.args["options"])
     return s
+
+
+def _g_create_schema(_g: object, e: ast.CreateSchema) -> str:
+    return f"CREATE SCHEMA {_ine(e)}{_name_sql(e.this)}"
 
 
 def _g_create_database(_g: object, e: ast.CreateDatabase) -> str:
@@ -276,6 +296,7 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.CreateSource: _g_create_source,
     ast.CreateMaterializedView: _g_create_mv,
     ast.CreateView: _g_create_view,
+    ast.CreateSchema: _g_create_schema,
     ast.CreateSink: _g_create_sink,
     ast.CreateIndex: _g_create_index,
     ast.CreateDatabase: _g_create_database,

@@ -1,0 +1,124 @@
+"""CTEs: RisingWave's scoping, and one shared plan for a CTE read more than once.
+
+Models ``src/frontend/src/binder/query.rs:392-402`` (a CTE's body is bound before its name is
+registered, so ``WITH a AS (SELECT ... FROM a)`` reads the relation ``a``, and each CTE sees only
+the ones before it) and ``src/frontend/src/optimizer/plan_node/stream_share.rs:105-144``
+(``enable_share_plan``, on by default): a CTE referenced more than once is planned once, as a
+``StreamShare`` that every reference reads over a NoShuffle edge. The fragmenter makes the shared
+subtree one fragment (``stream_fragmenter/mod.rs:386-417``, ``593-690``). A CTE read once is
+inlined, as RisingWave prunes a share with a single parent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+
+from rwalter.frontend.optimizer.plan_node import Dist, Node
+from rwalter.frontend.optimizer.rel import Rel
+from rwalter.sql.dialect import real_value
+
+
+@dataclass
+class CteDef:
+    """One CTE: its body, the CTEs visible to it, how often it is read, its plan once built."""
+
+    body: exp.Expression
+    visible: dict[str, CteDef]
+    refs: int = 0
+    planned: tuple[Node, list[tuple[str, str]]] | None = field(default=None, repr=False)
+
+
+def cte_name(cte: exp.CTE) -> str:
+    alias = cte.args["alias"].this if isinstance(cte.args.get("alias"), exp.TableAlias) else None
+    return real_value(alias) if isinstance(alias, exp.Identifier) else cte.alias.lower()
+
+
+class SharePlanner:
+    def register_ctes(self, sel: exp.Expression) -> None:
+        """Register the WITH clause of ``sel``: each body sees only the CTEs before it."""
+        with_ = sel.args.get("with_") or sel.args.get("with")
+        if with_ is None:
+            return
+        new: dict[str, CteDef] = {}
+        for cte in with_.expressions:
+            new[cte_name(cte)] = self.ctes[cte_name(cte)] = CteDef(cte.this, dict(self.ctes))
+        self.count_refs(sel, new)
+
+    def count_refs(self, node: exp.Expression, scope: dict[str, CteDef]) -> None:
+        for t in node.find_all(exp.Table):
+            name = real_value(t.this) if isinstance(t.this, exp.Identifier) else t.name
+            if name in scope and not _inside(t, scope[name].body):
+                scope[name].refs += 1 if self.share_plans else 0
+
+    def cte_rel(self, d: CteDef, alias: str) -> Rel:
+        """A reference to a CTE: inlined when read once, a share of one plan otherwise."""
+        saved = self.ctes
+        if d.refs < 2 or d.planned is None:
+            self.ctes = dict(d.visible)
+            try:
+                planned = self.plan(d.body)
+            finally:
+                self.ctes = saved
+            if d.refs < 2:
+                return self.rel_of(planned, alias)
+            d.planned = planned
+        body, outs = d.planned
+        mapping = {cid: self.fresh(cid) for cid in body.cols}
+        node = _share(body, mapping)
+        return self.rel_of((node, [(name, mapping[cid]) for name, cid in outs]), alias)
+
+    def count_source_refs(self, q: exp.Expression) -> dict[str, int]:
+        """How often each (non-shared) source is read: one read twice is planned once and
+        shared (``logical_optimization.rs``, ``share_source``; planner test
+        ``share.yaml/self_join``)."""
+        refs: dict[str, int] = {}
+        if not self.share_plans:
+            return refs
+        for t in q.find_all(exp.Table):
+            info = self.lookup(real_value(t.this) if isinstance(t.this, exp.Identifier) else t.name)
+            if info is not None and info.kind == "source" and not info.is_shared_source:
+                refs[info.name] = refs.get(info.name, 0) + 1
+        return refs
+
+    def shared_source(self, info, node: Node, ids: dict[str, str], alias: str) -> Rel:
+        """A reference to a source read more than once: a share of its one StreamSource."""
+        body, base = self.source_plans.setdefault(info.name, (node, ids))
+        mapping = {cid: self.fresh(cid) for cid in body.cols}
+        share = _share(body, mapping)
+        scope = [(alias, c, mapping[base[c]], True) for c in info.columns]
+        scope += [
+            (alias, c, mapping[cid], False) for c, cid in base.items() if c not in info.columns
+        ]
+        return Rel(share, scope)
+
+    @staticmethod
+    def rel_of(planned: tuple[Node, list[tuple[str, str]]], alias: str) -> Rel:
+        node, outs = planned
+        vis = {cid for _, cid in outs}
+        scope = [(alias, name, cid, True) for name, cid in outs]
+        scope += [(alias, c, c, False) for c in node.cols if c not in vis]
+        return Rel(node, scope)
+
+
+def _share(body: Node, mapping: dict[str, str]) -> Node:
+    """One reader's StreamShare over ``body``, its columns renamed by ``mapping``."""
+    return Node(
+        "StreamShare",
+        [body],
+        [mapping[c] for c in body.cols],
+        Dist(body.dist.kind, tuple(mapping.get(c, c) for c in body.dist.key)),
+        [mapping.get(c, c) for c in body.stream_key],
+        body.append_only,
+        share_id=id(body),
+    )
+
+
+def _inside(node: exp.Expression, body: exp.Expression) -> bool:
+    p = node.parent
+    while p is not None:
+        if p is body:
+            return True
+        p = p.parent
+    return False
