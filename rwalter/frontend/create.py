@@ -414,7 +414,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     connector = options.get("connector")
     batch = session.client.batch
     if node.args.get("query") is not None:
-        query = node.args["query"]
+        query = reader.unqualify_user_relations(session, node.args["query"].copy())
         bind_window_calls(session, query)
         create_query_storage(batch, name, query, "TABLE")  # binds before planning
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
@@ -466,7 +466,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             + "]",
             PROTOCOL,
         )
-    query = node.args["query"]
+    query = reader.unqualify_user_relations(session, node.args["query"].copy())
     bind_window_calls(session, query)
     if node.args.get("emit") == "ON WINDOW CLOSE":
         _check_eowc_watermark(session, query)
@@ -515,6 +515,8 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
             raise not_found("table", node.args["into"])
         into = relation_info(session, target)
     src = node.args.get("query")
+    if src is not None:
+        src = reader.unqualify_user_relations(session, src.copy())
     view_ids: list[int] = []
     if src is not None:
         bind_window_calls(session, src)
@@ -633,7 +635,7 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     binding, unlike CREATE MATERIALIZED VIEW), then the query is bound; a column list must
     match the query's columns."""
     batch = session.client.batch
-    query = node.args["query"]
+    query = reader.unqualify_user_relations(session, node.args["query"].copy())
     bind_window_calls(session, query)
     columns = node.args.get("columns")
     if columns:

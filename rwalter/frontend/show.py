@@ -46,7 +46,6 @@ CREATE_KINDS: dict[str, tuple[str, bool, str]] = {
     "SINK": ("sink", False, "sink"),
     "SOURCE": ("source", False, "source"),
 }
-SCHEMAS = ("public", "pg_catalog", "information_schema", "rw_catalog")  # create_op.rs:105-120
 
 
 def like_matcher(pattern: str, ignore_case: bool) -> Callable[[str], bool]:
@@ -105,7 +104,9 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     name = object_name(node.this)
     catalog = session.client.catalog
     schema = node.this.args.get("db") if isinstance(node.this, exp.Table) else None
-    if isinstance(schema, exp.Identifier) and real_value(schema) not in SCHEMAS:
+    from rwalter.frontend.catalog_reader import schema_names
+
+    if isinstance(schema, exp.Identifier) and real_value(schema) not in schema_names(session):
         raise catalog_error(f"schema not found: {real_value(schema)}")
     rel = catalog.relation_by_name(name)
     job = catalog.job(rel.id) if rel is not None else None
@@ -122,7 +123,7 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     return Result(
         tag="SHOW_COMMAND",
         columns=["Name", "Create Sql"],
-        rows=[[f"public.{rel.name}", rel.definition]],
+        rows=[[f"{rel.schema_name}.{rel.name}", rel.definition]],
         types="TT",
         returns_rows=True,
     )
