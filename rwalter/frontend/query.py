@@ -32,6 +32,7 @@ from rwalter.frontend.binder import (
     not_found,
     object_name,
 )
+from rwalter.frontend.catalog_reader import unqualify_user_relations
 from rwalter.frontend.literals import check_number_literals
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
@@ -349,8 +350,6 @@ def _query_error(err: RwError, node: exp.Expression) -> RwError:
 
 def _bound_sql(session, node: exp.Expression) -> str:
     check_number_literals(node)
-    from rwalter.frontend.catalog_reader import unqualify_user_relations
-
     node = unqualify_user_relations(session, node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
@@ -399,8 +398,6 @@ def bind_dml(session, node: exp.Expression) -> exp.Table | None:
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
-    from rwalter.frontend.catalog_reader import unqualify_user_relations
-
     node = unqualify_user_relations(session, node)
     bind_dml(session, node)
     try:

@@ -25,6 +25,7 @@ from sqlglot import exp
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import catalog_error
 from rwalter.frontend.binder import name_position, object_name
+from rwalter.frontend.catalog_reader import schema_names, schema_path
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql
@@ -71,15 +72,11 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
     if kind == "DATABASES":
         names = session.client.catalog.database_names()
     elif kind == "SCHEMAS":
-        from rwalter.frontend.catalog_reader import schema_names
-
         names = list(schema_names(session))
     else:
         rel_kind, created_only = LISTED_KINDS[kind]
         # A table with a connector has a source of the same name (iter_source_with_acl).
         with_tables = kind == "SOURCES"
-        from rwalter.frontend.catalog_reader import schema_path
-
         # FROM schema, else the search path's schemas in order (show.rs:520-560)
         path = [real_value(schema)] if schema is not None else list(schema_path(session, None))
         rows = session.client.catalog.relation_names(
@@ -104,8 +101,6 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     name = object_name(node.this)
     catalog = session.client.catalog
     schema = node.this.args.get("db") if isinstance(node.this, exp.Table) else None
-    from rwalter.frontend.catalog_reader import schema_names
-
     if isinstance(schema, exp.Identifier) and real_value(schema) not in schema_names(session):
         raise catalog_error(f"schema not found: {real_value(schema)}")
     rel = catalog.relation_by_name(name)

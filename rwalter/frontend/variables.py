@@ -9,6 +9,7 @@ meta store, so ``--db`` keeps them.
 
 from __future__ import annotations
 
+from rwalter.frontend.catalog_reader import schema_path
 from rwalter.frontend.system_params import SystemParams, alter_system
 from rwalter.result import Result
 from rwalter.sql import ast
@@ -20,7 +21,7 @@ def _name(node) -> str:
 
 
 def handle_set(session, node: ast.SetVariable) -> Result:
-    """``handle_set`` (``variable.rs:42-95``): ``iceberg_engine_connection = 'schema.conn'``
+    """``handle_set`` (``variable.rs:42-95``): ``iceberg_engine_connection = 'schema.connection'``
     must name an existing connection first (rwalter models none, so only the schema check can
     pass); then the variable is set, with its deprecation notice if any."""
     name = _name(node)
@@ -38,7 +39,6 @@ def _check_connection(session, value) -> None:
     if not dot or not text:
         return
     from rwalter.errors import catalog_error
-    from rwalter.frontend.catalog_reader import schema_path
 
     schema_path(session, schema)  # `schema not found: s` (SchemaPath::Name)
     raise catalog_error(f"connection not found: {connection}")
