@@ -24,6 +24,11 @@ from pathlib import Path
 
 from rwalter.live.snapshot import csv_text
 
+try:
+    from benchmarks.common import Ratio
+except ModuleNotFoundError:  # run as a script
+    from common import Ratio
+
 FRAGMENTS_PER_JOB = 10
 ACTORS_PER_FRAGMENT = 10
 WORKERS = 64
@@ -253,20 +258,17 @@ def explain_alter(meta) -> float:
     return elapsed
 
 
-def main(argv: list[str] | None = None) -> dict[str, float]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=2000)
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args(argv)
+def figures(jobs: int, runs: int) -> dict[str, float]:
+    """Load and ALTER costs of a ``jobs``-job snapshot (best of ``runs``), with their floors."""
     with tempfile.TemporaryDirectory() as tmp:
-        big = write_snapshot(Path(tmp) / "big", args.jobs)
+        big = write_snapshot(Path(tmp) / "big", jobs)
         small = write_snapshot(Path(tmp) / "small", 10)
-        floor = min(duckdb_floor(big) for _ in range(args.runs))
-        loads, metas = zip(*(load(big) for _ in range(args.runs)), strict=True)
-        alter_big = min(explain_alter(metas[-1]) for _ in range(args.runs))
+        floor = min(duckdb_floor(big) for _ in range(runs))
+        loads, metas = zip(*(load(big) for _ in range(runs)), strict=True)
+        alter_big = min(explain_alter(metas[-1]) for _ in range(runs))
         _, small_meta = load(small)
-        alter_small = min(explain_alter(small_meta) for _ in range(args.runs))
-    out = {
+        alter_small = min(explain_alter(small_meta) for _ in range(runs))
+    return {
         "load_s": min(loads),
         "duckdb_floor_s": floor,
         "load_ratio": min(loads) / floor,
@@ -274,6 +276,42 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         "alter_small_ms": alter_small * 1000,
         "alter_ratio": alter_big / alter_small,
     }
+
+
+def measure(quick: bool) -> list[Ratio]:
+    """The registry's entry (``python -m benchmarks``): ``--quick`` loads 200 jobs, once."""
+    jobs, runs = (200, 1) if quick else (2000, 3)
+    out = figures(jobs, runs)
+    shape = (
+        f"{jobs} jobs, {jobs * FRAGMENTS_PER_JOB} fragments, "
+        f"{jobs * FRAGMENTS_PER_JOB * ACTORS_PER_FRAGMENT} actors, {WORKERS} workers"
+    )
+    return [
+        Ratio(
+            f"snapshot load, {jobs:,} jobs vs DuckDB read_csv",
+            out["load_s"],
+            out["duckdb_floor_s"],
+            3.0,
+            "s CPU",
+            shape,
+        ),
+        Ratio(
+            f"EXPLAIN ALTER on the loaded {jobs:,} jobs vs 10",
+            out["alter_big_ms"],
+            out["alter_small_ms"],
+            1.5,
+            "ms CPU",
+        ),
+    ]
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    out = figures(args.jobs, args.runs)
+    floor = out["duckdb_floor_s"]
     print(
         f"snapshot of {args.jobs} jobs, {args.jobs * FRAGMENTS_PER_JOB} fragments, "
         f"{args.jobs * FRAGMENTS_PER_JOB * ACTORS_PER_FRAGMENT} actors over {WORKERS} workers"

@@ -34,6 +34,23 @@ STDIN_NAME = "<stdin>"
 COMMAND_NAME = "-c"
 
 
+STDOUT_NAME = "stdout"
+
+
+def write_failure(name: str, exc: OSError) -> UsageFailure:
+    """``cannot write PATH: <reason>`` (exit 2): a full disk, a read-only file, a closed stdout."""
+    return UsageFailure(f"cannot write {name}: {exc.strerror or exc}")
+
+
+def not_utf8(what: str, exc: UnicodeError) -> UsageFailure:
+    """One clear error for input that is not UTF-8, wherever it comes from (exit 2)."""
+    bad = exc.object[exc.start]  # type: ignore[attr-defined]
+    if isinstance(bad, str):  # -c: Python hands an argument's undecodable bytes over as surrogates
+        bad = ord(bad) - 0xDC00 if 0xDC80 <= ord(bad) <= 0xDCFF else ord(bad)
+    offset = exc.start  # type: ignore[attr-defined]
+    return UsageFailure(f"cannot read {what}: not UTF-8 text (byte 0x{bad:02x} at offset {offset})")
+
+
 # -- option parsing ----------------------------------------------------------------------------
 
 
@@ -297,8 +314,17 @@ def cli(
 @cli.command("test")
 @click.argument("files", nargs=-1, required=True, metavar="FILES...")
 @click.option("-v", "--verbose", is_flag=True, help="Report every record, not only failures.")
+@click.option(
+    "--label",
+    "labels",
+    multiple=True,
+    metavar="LABEL",
+    help="A label that onlyif/skipif see (besides rwalter), as sqllogictest-rs's --label.",
+)
 @click.pass_context
-def test_command(ctx: click.Context, files: tuple[str, ...], verbose: bool) -> int:
+def test_command(
+    ctx: click.Context, files: tuple[str, ...], verbose: bool, labels: tuple[str, ...]
+) -> int:
     """Run sqllogictest files against the simulator (--cluster/--clock/--meta are defaults)."""
     opts: Options = ctx.meta["rwalter.options"]
     try:
@@ -312,6 +338,7 @@ def test_command(ctx: click.Context, files: tuple[str, ...], verbose: bool) -> i
         clock=opts.clock,
         meta_config=opts.meta_config or None,
         env=_env(ctx),
+        labels=labels,
     )
 
 
@@ -394,6 +421,29 @@ def check_alter_command(
         snapshot=snapshot,
         meta_config=opts.meta_config,
     )
+
+
+@cli.command("check")
+@click.option("--db", "db", metavar="FILE", help="Check this state file (it must exist).")
+@click.option("--snapshot", "snapshot", metavar="DIR", help="Check a cluster's snapshot.")
+@click.pass_context
+def check_command(ctx: click.Context, db: str | None, snapshot: str | None) -> int:
+    """Verify the catalog invariants; print each violation (exit 0 clean, 5 violations)."""
+    opts, env = ctx.meta["rwalter.options"], _env(ctx)
+    opts.db, opts.snapshot = db or opts.db, snapshot or opts.snapshot
+    if opts.db and opts.snapshot:
+        raise UsageFailure("check takes --db FILE or --snapshot DIR, not both")
+    if opts.db and not os.path.exists(opts.db):
+        raise UsageFailure(f"cannot check {opts.db}: no such file")
+    from rwalter.check import run_check
+
+    session = _open_session(opts, env)
+    try:
+        return run_check(session, env.stdout)
+    except OSError as exc:
+        raise write_failure(STDOUT_NAME, exc) from None
+    finally:
+        session.close()
 
 
 @cli.command("serve")
@@ -515,13 +565,17 @@ def _read_inputs(inputs: list[tuple[str, str]], stdin: TextIO | None) -> list[tu
     stdin_text: str | None = None
     for kind, value in inputs:
         if kind == "command":
+            try:  # the shell hands undecodable bytes over as surrogates
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise not_utf8(COMMAND_NAME, exc) from None
             sources.append((COMMAND_NAME, value))
         elif value == "-":
             if stdin_text is None:
                 try:
-                    stdin_text = stdin.read() if stdin is not None else ""
-                except UnicodeDecodeError:
-                    raise UsageFailure("cannot read stdin: not UTF-8 text") from None
+                    stdin_text = _read_stdin(stdin)
+                except UnicodeDecodeError as exc:
+                    raise not_utf8("stdin", exc) from None
                 except OSError as exc:
                     raise UsageFailure(f"cannot read stdin: {exc.strerror or exc}") from None
             sources.append((STDIN_NAME, stdin_text))
@@ -529,11 +583,21 @@ def _read_inputs(inputs: list[tuple[str, str]], stdin: TextIO | None) -> list[tu
             try:
                 with open(value, encoding="utf-8") as fh:
                     sources.append((value, fh.read()))
-            except UnicodeDecodeError:
-                raise UsageFailure(f"cannot read {value}: not UTF-8 text") from None
+            except UnicodeDecodeError as exc:
+                raise not_utf8(value, exc) from None
             except OSError as exc:
                 raise UsageFailure(f"cannot read {value}: {exc.strerror or exc}") from None
     return sources
+
+
+def _read_stdin(stream: TextIO | None) -> str:
+    """All of stdin, decoded strictly (the locale's text layer may pass bad bytes through)."""
+    if stream is None:
+        return ""
+    raw = getattr(stream, "buffer", None)
+    if raw is None:
+        return stream.read()
+    return raw.read().decode("utf-8")
 
 
 def _open_session(opts: Options, env: Environment) -> Any:
@@ -649,6 +713,7 @@ def run_batch(opts: Options, env: Environment) -> int:
             raise UsageFailure(f"cannot write {opts.output}: {exc.strerror or exc}") from None
         close_out = True
     session = _open_session(opts, env)
+    session.interrupt_on_ctrl_c()
     try:
         console = Console(
             out,
@@ -658,13 +723,21 @@ def run_batch(opts: Options, env: Environment) -> int:
             plan_detail=opts.plan,
             psql=PrintOptions(**opts.psql),
         )
-        return BatchRun(opts, session, console).run(sources)
+        try:
+            return BatchRun(opts, session, console).run(sources)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a result that cannot be written: a full disk, a closed stdout
+            raise write_failure(opts.output or STDOUT_NAME, exc) from None
     finally:
         try:
             session.close()
         finally:
             if close_out:
-                out.close()
+                try:
+                    out.close()
+                except OSError as exc:  # the last buffered write failed
+                    raise write_failure(opts.output or STDOUT_NAME, exc) from None
 
 
 # -- entry point -------------------------------------------------------------------------------

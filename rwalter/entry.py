@@ -15,12 +15,40 @@ import os
 import sys
 
 
+class ClosedStream:
+    """Stands for a standard stream the process was started without (``rwalter ... >&-``):
+    every write fails as a write to a closed descriptor does, so the run reports it (exit 2)
+    instead of tripping over ``None``."""
+
+    def write(self, _text: str) -> int:
+        raise OSError(9, "Bad file descriptor")
+
+    def flush(self) -> None:
+        return None
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError(9, "Bad file descriptor")
+
+
 def main() -> None:
     """``rwalter``: ``--version``/``-V`` alone is answered at once; everything else goes to click."""
+    if sys.stdout is None:
+        sys.stdout = ClosedStream()  # type: ignore[assignment]
+    if sys.stderr is None:
+        sys.stderr = ClosedStream()  # type: ignore[assignment]
     if sys.argv[1:] in (["--version"], ["-V"]):
         from rwalter import version_text
 
-        sys.stdout.write(version_text() + "\n")
+        try:
+            sys.stdout.write(version_text() + "\n")
+            sys.stdout.flush()
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                sys.stderr.write(f"rwalter: error: cannot write stdout: {exc.strerror or exc}\n")
+            exit_now(2)
         return
     from rwalter.cli import run
 

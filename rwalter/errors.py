@@ -47,6 +47,8 @@ SERVICE_UNAVAILABLE = "service-unavailable"
 SIMULATOR = "simulator-command"
 USAGE = "usage"
 SNAPSHOT_NO_ROWS = "snapshot-no-rows"
+CANCELLED = "query-cancelled"
+RISINGWAVE_PANIC = "risingwave-panic"
 
 NOT_IMPLEMENTED_TAIL = (
     "No tracking issue yet. Feel free to submit a feature request at "
@@ -69,6 +71,8 @@ class RwError(Exception):
     rw_hint: str | None = None
     hints: list[str] = field(default_factory=list)
     position: tuple[int, int] | None = None  # 1-based (line, col) inside the statement
+    # pgwire's own errors (a caught panic) are not query errors: no "Failed to run the query".
+    bare: bool = False
 
     def __post_init__(self) -> None:
         super().__init__(self.message)
@@ -89,7 +93,10 @@ class RwError(Exception):
         """RisingWave's pretty report (thiserror-ext ``to_report_string_pretty``): the message
         of an ErrorResponse. ``head`` is the pgwire layer's: ``Failed to run the query`` (simple
         query), ``Failed to prepare the statement`` (Parse), ``Failed to execute the statement``
-        (Execute), ``src/utils/pgwire/src/error.rs:35-50``."""
+        (Execute), ``src/utils/pgwire/src/error.rs:35-50``. pgwire's own errors (``bare``, a
+        caught panic) have no head."""
+        if self.bare:
+            return "\n".join(self.causes) + "\n"
         lines = [head, ""]
         if len(self.causes) == 1:
             lines.append("Caused by:")
@@ -131,6 +138,23 @@ def not_implemented(feature: str) -> RwError:
     """``bail_not_implemented!`` text, with its tracking-issue line."""
     return RwError(
         [f"Feature is not yet implemented: {feature}\n{NOT_IMPLEMENTED_TAIL}"], NOT_IMPLEMENTED
+    )
+
+
+def frontend_panic(message: str, hint: str) -> RwError:
+    """What psql shows when RisingWave's frontend panics on an input: pgwire catches the unwind
+    (``src/utils/pgwire/src/pg_protocol.rs:419-426``) and sends ``PsqlError::Panic``
+    (``src/utils/pgwire/src/error.rs:67-70``). rwalter says, apart, which input does it."""
+    return RwError(
+        [
+            f"Panicked when handling the request: {message}",
+            "This is a bug. We would appreciate a bug report at:",
+            "  https://github.com/risingwavelabs/risingwave/issues/new?labels=type%2Fbug"
+            "&template=bug_report.yml",
+        ],
+        RISINGWAVE_PANIC,
+        hints=[hint],
+        bare=True,
     )
 
 
@@ -185,3 +209,45 @@ def from_meta(err: MetaError, rpc: str) -> RwError:
     return RwError(
         [f"gRPC request to meta service (call `{rpc}`) failed: {status}", err.message], err.code
     )
+
+
+class StatementCancelled(KeyboardInterrupt):
+    """Ctrl-C while a statement ran: still an interrupt (a batch run ends with exit 130, and
+    ``--on-error continue`` does not go on), carrying the error RisingWave shows the session
+    whose statement was cancelled (the REPL prints it and gives a new prompt)."""
+
+    def __init__(self, error: RwError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+def cancelled_error(rpc: str | None) -> RwError:
+    """What a statement cancelled by the user reports.
+
+    A batch query or DML: ``SchedulerError::QueryCancelled("Cancelled by user")``
+    (``src/frontend/src/scheduler/local.rs:145-149``, ``scheduler/error.rs:43``) under
+    ``Scheduler error`` (``src/frontend/src/error.rs:143``). A foreground CREATE: the meta node
+    aborts the creating job with ``MetaError::cancelled("create")``
+    (``src/meta/src/stream/stream_manager.rs:523``, ``src/meta/src/error.rs:97``), a gRPC
+    ``Cancelled`` status that the frontend also shows as a scheduler error
+    (``src/frontend/src/error.rs:222``).
+    """
+    if rpc is not None and "/Create" in rpc:
+        return RwError(
+            [
+                "Scheduler error",
+                f"gRPC request to meta service (call `{rpc}`) failed: The operation was cancelled",
+                "Cancelled: create",
+            ],
+            CANCELLED,
+        )
+    return RwError(["Scheduler error", "Query cancelled: Cancelled by user"], CANCELLED)
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is DuckDB reporting that a Ctrl-C interrupted the running query: its
+    Python client turns the signal into ``RuntimeError('Query interrupted')`` (or
+    ``duckdb.InterruptException``), not ``KeyboardInterrupt``."""
+    if type(exc).__name__ == "InterruptException":
+        return True
+    return type(exc) is RuntimeError and str(exc).startswith("Query interrupted")

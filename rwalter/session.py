@@ -10,16 +10,18 @@ lines typed into the REPL cannot disagree).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from rwalter.errors import PARSE_ERROR, RwError
+from rwalter.errors import PARSE_ERROR, RwError, StatementCancelled, cancelled_error, is_interrupt
 from rwalter.result import Result
 from rwalter.sql.split import Unit, split_script
 
 if TYPE_CHECKING:
     from rwalter.frontend.session_config import SessionConfig
+    from rwalter.interrupts import SigintInterrupter
     from rwalter.meta.client import MetaClient
     from rwalter.meta.node import MetaNode
 
@@ -54,6 +56,16 @@ class Session:
         self.current_sql = ""
         # ``'READ ONLY'`` inside ``BEGIN READ ONLY`` (rwalter.frontend.transaction), else None.
         self.transaction: str | None = None
+        # Set by the interactive and batch entry points: Ctrl-C then interrupts DuckDB too.
+        self.interrupter: SigintInterrupter | None = None
+
+    def interrupt_on_ctrl_c(self) -> None:
+        """Let Ctrl-C interrupt a running DuckDB call (``rwalter.interrupts``)."""
+        if self.interrupter is None:
+            from rwalter.interrupts import SigintInterrupter
+
+            # The catalog's interrupt: no flush, no transaction from the watcher thread.
+            self.interrupter = SigintInterrupter(lambda: self.meta.catalog)
 
     @classmethod
     def attach(cls, meta: MetaNode) -> Session:
@@ -84,8 +96,10 @@ class Session:
 
     # -- running -------------------------------------------------------------------------
     def run(self, unit: Unit, source: str = "<stdin>") -> Result:
-        """Run one unit; errors come back inside the Result, never as exceptions."""
-        with self.meta.lock:  # sessions sharing a node run one statement at a time
+        """Run one unit; errors come back inside the Result, never as exceptions (Ctrl-C is
+        :class:`~rwalter.errors.StatementCancelled`, a ``KeyboardInterrupt``)."""
+        # Sessions sharing a node run one statement at a time.
+        with self.meta.lock, self.interrupter or contextlib.nullcontext():
             return self._run(unit, source)
 
     def _run(self, unit: Unit, source: str) -> Result:
@@ -117,7 +131,13 @@ class Session:
             result = run()
         except RwError as err:
             result = Result(error=err)
+        except StatementCancelled:
+            raise
+        except KeyboardInterrupt:  # Ctrl-C outside a statement's handler (parsing, a command)
+            raise StatementCancelled(cancelled_error(None)) from None
         except Exception as exc:  # a bug must not become a traceback for the user
+            if is_interrupt(exc):  # Ctrl-C inside a DuckDB call
+                raise StatementCancelled(cancelled_error(None)) from None
             result = Result(
                 error=RwError([f"internal simulator error: {type(exc).__name__}: {exc}"], "bug")
             )
@@ -139,6 +159,9 @@ class Session:
 
     def close(self) -> None:
         """Close the meta node if this session opened it; an attached session leaves it open."""
+        if self.interrupter is not None:
+            self.interrupter.close()
+            self.interrupter = None
         if self._owns_meta:
             self.meta.close()
 

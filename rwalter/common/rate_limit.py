@@ -47,12 +47,14 @@ THROTTLED_NODES: dict[str, tuple[RateLimitNode, ...]] = {
     "SINK_RATE_LIMIT": (RateLimitNode.SINK,),
 }
 
-# ``CREATE ... WITH (<option> = n)`` → the node the option sets when the job is created.
-CREATE_OPTION_NODE: dict[str, RateLimitNode] = {
-    "backfill_rate_limit": RateLimitNode.STREAM_SCAN,
-    "source_rate_limit": RateLimitNode.SOURCE,
-    "dml_rate_limit": RateLimitNode.DML,
-    "sink_rate_limit": RateLimitNode.SINK,
+# ``CREATE ... WITH (<option> = n)`` → the nodes the option sets when the job is planned:
+# backfill_rate_limit reaches StreamScan, SourceBackfill (``stream_source_scan.rs:141``) and
+# StreamCdcScan.
+CREATE_OPTION_NODE: dict[str, tuple[RateLimitNode, ...]] = {
+    "backfill_rate_limit": THROTTLED_NODES["BACKFILL_RATE_LIMIT"],
+    "source_rate_limit": (RateLimitNode.SOURCE,),
+    "dml_rate_limit": (RateLimitNode.DML,),
+    "sink_rate_limit": (RateLimitNode.SINK,),
 }
 
 

@@ -26,6 +26,14 @@ INT_RANGES: dict[str, tuple[int, int]] = {
 }
 USIZE_MAX = INT_RANGES["usize"][1]
 
+# ``ParseIntError``'s Debug text, by Display text (what ``unwrap()`` panics with).
+PIE_DEBUG = {
+    PIE_EMPTY: "ParseIntError { kind: Empty }",
+    PIE_INVALID: "ParseIntError { kind: InvalidDigit }",
+    PIE_POS_OVERFLOW: "ParseIntError { kind: PosOverflow }",
+    PIE_NEG_OVERFLOW: "ParseIntError { kind: NegOverflow }",
+}
+
 
 class RustParseIntError(ValueError):
     """A Rust ``ParseIntError``; ``str()`` is its Display text."""
@@ -141,6 +149,7 @@ def _place_point(digits: str, e10: int) -> str:
 
 __all__ = [
     "INT_RANGES",
+    "PIE_DEBUG",
     "PIE_EMPTY",
     "PIE_INVALID",
     "PIE_NEG_OVERFLOW",

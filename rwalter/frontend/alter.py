@@ -11,12 +11,15 @@ The command tag is the statement type (``ALTER_MATERIALIZED_VIEW`` ...; ``SET_VA
 from __future__ import annotations
 
 from rwalter.errors import (
+    UNSUPPORTED_STATEMENT,
     MetaError,
+    RwError,
     from_meta,
     frontend_error,
     invalid_input,
     not_implemented,
 )
+from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
 from rwalter.frontend.binder import (
     not_found,
@@ -118,31 +121,86 @@ def handle_alter_rate_limit(session, node: ast.AlterRateLimit) -> Result:
     target = "MATERIALIZED VIEW" if kind == ast.VIEW else kind
     if (kind, rate_type) not in RATE_LIMIT_ALLOWED:
         raise invalid_input(f"ALTER {target} SET {rate_type} is not supported")
-    name = object_name(node.this)
-    rel = client.catalog.relation_by_name(name)
     if kind == ast.VIEW:
         raise not_implemented("ALTER VIEW SET BACKFILL RATE LIMIT")
-    if kind in (ast.MATERIALIZED_VIEW, ast.TABLE) and (
-        rel is None or rel.kind not in ("table", "materialized view", "index")
-    ):
-        # Both look the name up among tables/MVs/indexes first
-        # (alter_streaming_rate_limit.rs:36,65; root_catalog.rs:703-716).
-        raise not_found("table", node.this)
-    if kind == ast.MATERIALIZED_VIEW and rel.kind != "materialized view":
-        raise invalid_input(f'"{name}" is not a materialized view')
-    if kind == ast.TABLE:
-        if rel.kind != "table":
-            raise invalid_input(f'"{name}" is not a TABLE')
-        if rate_type == "SOURCE_RATE_LIMIT" and not rel.connector:
-            raise frontend_error("ALTER SOURCE_RATE_LIMIT is not for table without source")
-        if rate_type == "BACKFILL_RATE_LIMIT":
-            raise invalid_input(f'"{name}" is not a CDC table')
-    if kind in (ast.SINK, ast.SOURCE) and (rel is None or rel.kind != kind.lower()):
-        raise not_found(kind.lower(), node.this)
-    if kind == ast.SINK and rate_type == "SINK_RATE_LIMIT" and rel.target_id is not None:
-        raise frontend_error("ALTER SINK_RATE_LIMIT is not for sink into table")
+    rel = _rate_limit_target(session, kind, rate_type, node.this)
+    if rate_type == "SOURCE_RATE_LIMIT" and rel.kind == "source" and not rel.is_shared:
+        _check_source_readers(session, rel)
     client.apply_throttle(rate_type, job_id=rel.id, rate=rate)
     return Result(tag=statement_type(kind))
+
+
+def _rate_limit_target(session, kind: str, rate_type: str, table):
+    """The object an ``ALTER ... SET <type>_RATE_LIMIT`` throttles, found as
+    ``handle_alter_streaming_rate_limit`` does (``alter_streaming_rate_limit.rs:29-148``):
+
+    ========================  =================================================  ===============
+    target / type             check → text                                       RisingWave
+    ========================  =================================================  ===============
+    MV / BACKFILL             any table catalog, else ``table not found: m``;   ``:63-75``
+                              another kind → ``"m" is not a materialized view``
+                              (the name as written)
+    SOURCE / SOURCE           the sources (a table with a connector is one),     ``:76-82``
+                              else ``source not found: s``
+    TABLE / DML, SOURCE,      any table catalog, else ``table not found``;       ``:29-44``
+    BACKFILL                  another kind → ``"t" is not a TABLE``;             ``:83-113``
+                              SOURCE: no connector → ``ALTER SOURCE_RATE_LIMIT
+                              is not for table without source``; BACKFILL: not
+                              CDC → ``"t" is not a CDC table``
+    SINK / SINK, BACKFILL     any sink, else ``sink not found``; SINK into a     ``:114-131``
+                              table → ``ALTER SINK_RATE_LIMIT is not for sink
+                              into table``
+    ========================  =================================================  ===============
+    """
+    schema, name = reader.resolve_schema_qualified_name(table)
+    written = reader.written_name(table)
+    if kind == ast.SOURCE:
+        rel = reader.get_source_by_name(session, name, schema)
+        if rel is None:
+            raise not_found("source", table)
+        return rel
+    if kind == ast.SINK:
+        rel = reader.get_any_sink_by_name(session, name, schema)
+        if rel is None:
+            raise not_found("sink", table)
+        if rate_type == "SINK_RATE_LIMIT" and rel.target_id is not None:
+            raise frontend_error("ALTER SINK_RATE_LIMIT is not for sink into table")
+        return rel
+    rel = reader.get_any_table_by_name(session, name, schema)
+    if rel is None:
+        raise not_found("table", table)
+    if kind == ast.MATERIALIZED_VIEW:
+        if rel.kind != "materialized view":
+            raise invalid_input(f'"{written}" is not a materialized view')
+        return rel
+    if rel.kind != "table":
+        raise invalid_input(f'"{written}" is not a TABLE')
+    if rate_type == "SOURCE_RATE_LIMIT" and not rel.connector:
+        raise frontend_error("ALTER SOURCE_RATE_LIMIT is not for table without source")
+    if rate_type == "BACKFILL_RATE_LIMIT":
+        raise invalid_input(f'"{written}" is not a CDC table')
+    return rel
+
+
+def _check_source_readers(session, rel) -> None:
+    """A non-shared source's limit reaches the Source nodes of the jobs reading it (meta,
+    ``streaming_job.rs:2358-2410``). Which Source node reads which source is not kept per
+    fragment, so a reader of several sources is refused rather than guessed."""
+    catalog = session.client.catalog
+    for job in catalog.dependents(rel.id):
+        others = [
+            d
+            for d in job.depends_on
+            if d != rel.id and (o := catalog.relation(d)) is not None and o.kind == "source"
+        ]
+        if catalog.job(job.id) is not None and others:
+            raise RwError(
+                [
+                    f"rwalter does not simulate ALTER SOURCE on a non-shared source read by a "
+                    f"job that reads other sources too ({job.name})"
+                ],
+                UNSUPPORTED_STATEMENT,
+            )
 
 
 __all__ = ["DEFERRED_NOTICE"]

@@ -12,6 +12,7 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 
 from rwalter.errors import NO_WORKERS, SIMULATOR, MetaError, RwError
 from rwalter.result import Result
@@ -35,16 +36,23 @@ def parse_duration(text: str) -> int:
     m = _DURATION.match(text.strip().lower())
     if not m:
         raise _error(f"invalid duration {text!r}: expected e.g. 5, 5s, 250ms, 2min")
-    return int(float(m.group(1)) * _UNIT_MS[m.group(2)])
+    return int(Decimal(m.group(1)) * _UNIT_MS[m.group(2)])  # exact: no float rounding
 
 
 def _error(message: str) -> RwError:
     return RwError([message], SIMULATOR)
 
 
+# Slot counts are ``i32`` in the meta store (``src/meta/model/src/worker_property.rs:25``), and
+# so are the ids rwalter gives its workers.
+INT32_MAX = 2**31 - 1
+
+
 def _int(text: str, what: str) -> int:
-    if not text.isdigit() or int(text) == 0:
+    if not text.isascii() or not text.isdigit() or int(text) == 0:
         raise _error(f"invalid {what} {text!r}: expected a positive integer")
+    if int(text) > INT32_MAX:
+        raise _error(f"invalid {what} {text!r}: at most {INT32_MAX}")
     return int(text)
 
 
@@ -59,7 +67,10 @@ def _worker(session, text: str) -> int:
 def cmd_sleep(session, args: list[str]) -> Result:
     if len(args) != 1:
         raise _error("usage: \\sleep DURATION (5, 5s, 250ms, 2min)")
-    session.client.advance_clock(parse_duration(args[0]))
+    try:
+        session.client.advance_clock(parse_duration(args[0]))
+    except MetaError as err:
+        raise _error(f"\\sleep {args[0]}: {err.message}") from None
     return Result()
 
 
@@ -125,6 +136,18 @@ def cmd_meta(session, args: list[str]) -> Result:
         session.client.set_meta_config(args[1], args[2].lower())
         return Result(text=f"meta: {args[1]} = {args[2].lower()}\n")
     raise _error("usage: \\meta set disable_automatic_parallelism_control true|false")
+
+
+def cmd_check(session, args: list[str]) -> Result:
+    """``\\check``: the catalog invariants (``rwalter check``); a violation fails the command."""
+    from rwalter.check import report
+
+    if args:
+        raise _error("usage: \\check")
+    violations = session.client.check_invariants()
+    if violations:
+        raise _error(report(violations).rstrip("\n"))
+    return Result(text=report([]))
 
 
 def cmd_explain(session, args: list[str]) -> Result:
@@ -212,6 +235,7 @@ COMMANDS: dict[str, Command] = {
     "meta": Command(
         "\\meta set disable_automatic_parallelism_control BOOL", "a meta-node setting", cmd_meta
     ),
+    "check": Command("\\check", "verify the catalog invariants (as rwalter check)", cmd_check),
     "explain": Command("\\explain [CODE]", "explain the last error, or an error code", cmd_explain),
     "?": Command("\\?", "this help", cmd_help),
 }

@@ -6,6 +6,31 @@ parallelism from the session (``stream_fragmenter/parallelism.rs:30-111``), the 
 and rate limits (``utils/overwrite_options.rs:17-91``), send the job to the meta node, and wait
 for it when it is foreground (``stream_manager.rs:396-460``). The users' rows live in DuckDB:
 a table is a DuckDB table, a materialized view a DuckDB view over its query.
+
+=================================  ====================================================  ==========================
+check (in order)                   text                                                  RisingWave
+=================================  ====================================================  ==========================
+name taken by a table catalog,     ``<kind> named x already exists`` (+ `` and is still  ``root_catalog.rs:1063-1111``
+source, sink or view               being created`` for a job not created yet)
+IF NOT EXISTS, relation created    notice ``relation "x" already exists, skipping``      ``session.rs:1068-1085``
+IF NOT EXISTS, job creating        foreground: waits for it; background: returns; no     ``ddl_controller.rs:1162-1179``
+                                   notice
+WITH options of an MV              ``Protocol error: unexpected options in WITH ...``    ``create_mv.rs:358-370``
+resource group with serverless     ``Please do not specify serverless backfilling and    ``create_mv.rs:218-258``
+backfill                           resource group together``
+INDEX: DISTRIBUTED BY not a        ``Distributed by columns should be a prefix of index  ``create_index.rs:308-348``
+prefix of the keys                 columns``
+VIEW: column list vs the query     ``internal error: view has different number of        ``create_view.rs:75-80``
+                                   columns than the query's columns``
+meta: serverless backfill          ``Serverless Backfill is disabled. ...``              ``ddl_controller.rs:389-404``
+(no controller)
+meta: parallelism above max        ``specified parallelism N should not exceed max ...``  ``ddl_controller.rs:363-388``
+=================================  ====================================================  ==========================
+
+A view's name check comes before its query is bound (``create_view.rs:44-50``); an MV's query
+is bound before its name is checked (``create_mv.rs:194-286``), which rwalter does not
+reproduce: the name is always checked first. MVs and sinks over views read the view's query
+(``rwalter.frontend.views``) and depend on the view.
 """
 
 from __future__ import annotations
@@ -13,25 +38,32 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+import duckdb
 from sqlglot import exp
 
 from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
 from rwalter.common.rate_limit import CREATE_OPTION_NODE
 from rwalter.errors import (
     CATALOG_EXISTS,
+    INVALID_PARAMETER,
     PROTOCOL,
+    QUERY,
     UNSUPPORTED_PLAN,
     UNSUPPORTED_STATEMENT,
+    MetaError,
     RwError,
     catalog_error,
     frontend_error,
+    invalid_input,
 )
+from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
 from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
 from rwalter.frontend.optimizer.rules import PLAN_SETTINGS
-from rwalter.frontend.query import create_query_storage
+from rwalter.frontend.query import create_query_storage, query_width
+from rwalter.frontend.views import inline_views, referenced_relations, renamed
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, JobSpec, Relation, storage_name
 from rwalter.result import Result
@@ -62,21 +94,61 @@ def options_of(node: exp.Expression) -> dict[str, str]:
     return out
 
 
-def check_name_free(session, name: str, exists_ok: bool) -> Result | None:
-    """Duplicate check (``catalog/root_catalog.rs:1063-1095``); IF NOT EXISTS makes it a no-op."""
+def check_unique_columns(names: list[str]) -> None:
+    """``column "a" specified more than once``: a table's or source's columns
+    (``create_table.rs:448-452``, ``create_source.rs:1063-1067``) and a materialized view's
+    output (``optimizer/plan_node/derive.rs:34-40``)."""
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise invalid_input(f'column "{name}" specified more than once')
+        seen.add(name)
+
+
+def check_name_free(
+    session, name: str, exists_ok: bool, schema: str = "public"
+) -> Relation | Result | None:
+    """``check_relation_name_duplicated`` (``session.rs:1047-1107`` over
+    ``root_catalog.rs:1063-1111``). ``IF NOT EXISTS`` on a created relation is a notice; on a
+    job still being created the frontend lets the statement through, so it returns that job's
+    relation for :func:`_duplicate_under_creation`, which does what meta does."""
     rel = session.client.catalog.relation_by_name(name)
     if rel is None:
         _check_storage_name_free(session, name)
         return None
-    if exists_ok:
-        return Result(notices=[f'relation "{name}" already exists, skipping'])
+    if rel.schema_name != schema:  # RisingWave would create it: another schema's namespace
+        raise RwError(
+            [
+                f'rwalter cannot hold both "{rel.schema_name}.{name}" and "{schema}.{name}": it '
+                "keeps relations in one DuckDB schema (RisingWave would create it)"
+            ],
+            UNSUPPORTED_STATEMENT,
+        )
     job = session.client.catalog.job(rel.id)
     creating = job is not None and job.status != JobStatus.CREATED
+    if exists_ok and creating:
+        return rel
+    if exists_ok:
+        return Result(notices=[f'relation "{name}" already exists, skipping'])
     suffix = " and is still being created" if creating else ""
     raise RwError(
         ["Catalog error", f"{rel.kind} named {name} already exists{suffix}"],
         CATALOG_EXISTS,
     )
+
+
+# The statements whose jobs a session may create in the background (``background_ddl``).
+_BACKGROUND_CAPABLE = {"CREATE_MATERIALIZED_VIEW", "CREATE_SINK", "CREATE_INDEX"}
+
+
+def _duplicate_under_creation(session, rel: Relation, tag: str) -> Result:
+    """Meta's answer to ``IF NOT EXISTS`` on a job still being created
+    (``ddl_controller.rs:1162-1179``): ``create_job_catalog`` finds the creating job, and a
+    foreground statement waits for it to finish while a background one returns at once; no
+    notice either way."""
+    if not (session.config.background_ddl and tag in _BACKGROUND_CAPABLE):
+        session.client.wait(rel.id)
+    return Result(tag=tag)
 
 
 def _check_storage_name_free(session, name: str) -> None:
@@ -99,10 +171,16 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         @functools.wraps(fn)
         def handler(session, node) -> Result:
-            name = object_name(node.this)
-            result = check_name_free(session, name, bool(node.args.get("exists")))
-            result = result or fn(session, node, name)
+            qualifier, name = reader.resolve_schema_qualified_name(node.this)
+            schema = reader.schema_for_create(session, qualifier)
+            found = check_name_free(session, name, bool(node.args.get("exists")), schema)
+            if isinstance(found, Relation):
+                return _duplicate_under_creation(session, found, tag)
+            result = found or fn(session, node, name)
             result.tag = tag
+            created = session.client.catalog.relation_by_name(name)
+            if created is not None and created.schema_name != schema:
+                session.client.place_in_schema(created.id, schema)
             return result
 
         return handler
@@ -199,25 +277,39 @@ def submit(
     background: bool,
     options: dict[str, str] | None = None,
     target_id: int | None = None,
+    views: list[int] | None = None,
 ) -> tuple[int, list[str]]:
     """Resolve parallelism and rate limits, create the job, wait if foreground.
+
+    ``views``: what the query read besides its plan's upstreams (the views inlined before
+    planning, the non-shared sources it reads with a Source node of its own); the job depends
+    on them as on everything its binder included (``included_relations``).
 
     Returns the job id and the long-running notice, if the wait was long enough for one.
     """
     options = options or {}
     cfg = session.config
+    serverless = kind in ("materialized view", "sink", "index") and _resolve_resource_type(
+        session, options
+    )
     policy = values.resolve_create_parallelism(cfg, kind)
     backfill = values.resolve_backfill_parallelism(cfg, graph.has_backfill)
     limits: dict[str, int] = {}
-    for opt in CREATE_OPTION_NODE:
-        value = int(options[opt]) if opt in options else int(cfg.get(opt))
-        if value >= 0:
-            limits[CREATE_OPTION_NODE[opt]] = value
+    for opt, nodes in CREATE_OPTION_NODE.items():
+        if opt in options:  # always set, as an i32 bit pattern (values.rate_limit_option)
+            value = values.rate_limit_option(opt, options[opt])
+        elif int(cfg.get(opt)) >= 0:  # the session's i32 variable; negative: no limit
+            value = int(cfg.get(opt))
+        else:
+            continue
+        limits.update(dict.fromkeys(nodes, value))
     scanned = sorted(
         {e.relation_id for e in graph.external_edges if e.dispatcher != "NO_SHUFFLE"}
         | {s for f in graph.fragments if "STREAM_SCAN" in f.flags for s in f.scans}
     )
-    rel.depends_on = sorted({e.relation_id for e in graph.external_edges} | set(scanned))
+    rel.depends_on = sorted(
+        {e.relation_id for e in graph.external_edges} | set(scanned) | set(views or ())
+    )
     spec = JobSpec(
         name=rel.name,
         kind=kind,
@@ -233,10 +325,36 @@ def submit(
         resource_group=options.get("resource_group"),
         rate_limits=limits,
     )
+    if serverless:  # validate_serverless_backfill_enabled (ddl_controller.rs:389-404)
+        raise MetaError(
+            "invalid_parameter",
+            "Invalid parameter: Serverless Backfill is disabled. Use RisingWave cloud at "
+            "https://cloud.risingwave.com/auth/signup to try this feature",
+            INVALID_PARAMETER,
+        )
     job_id, elapsed_ms = getattr(session.client, KINDS[ObjectKind(kind)].create_rpc)(
         rel, spec, scanned
     )
     return job_id, long_running_notice(session, kind, elapsed_ms)
+
+
+def _resolve_resource_type(session, options: dict[str, str]) -> bool:
+    """Whether the job asks for serverless backfill (``resolve_streaming_job_resource_type``,
+    ``create_mv.rs:218-258``): its WITH option, else false with a resource group, else the
+    session's ``enable_serverless_backfill``; both with a resource group is refused. rwalter's
+    meta has no serverless backfill controller, as a self-hosted cluster."""
+    option = options.get("cloud.serverless_backfill_enabled")
+    group = options.get("resource_group")
+    if option is not None:
+        serverless = option.strip("'").lower() == "true"
+    else:
+        enabled = str(session.config.get("enable_serverless_backfill")).lower() == "true"
+        serverless = group is None and enabled
+    if group is not None and serverless:
+        raise invalid_input(
+            "Please do not specify serverless backfilling and resource group together"
+        )
+    return serverless
 
 
 # CREATEs the frontend wraps in ``execute_with_long_running_notification`` with the
@@ -296,15 +414,17 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     connector = options.get("connector")
     batch = session.client.batch
     if node.args.get("query") is not None:
-        query = node.args["query"]
+        query = reader.unqualify_user_relations(session, node.args["query"].copy())
         bind_window_calls(session, query)
         create_query_storage(batch, name, query, "TABLE")  # binds before planning
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
+        check_unique_columns(graph.columns)
         rel = new_relation(name, "table", _definition(session, node), graph)
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
     types = [str(c.args["kind"]) for c in node.expressions or []]
+    check_unique_columns(cols)
     pk = list(node.args.get("primary_key") or []) or [
         c.name for c in node.expressions or [] if c.args.get("primary_key")
     ]
@@ -331,7 +451,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         connector=connector,
     )
     create_storage(batch, name, cols, types, list(node.expressions or []))
-    submit(session, rel, graph, "table", rel.definition, background=False)
+    submit(session, rel, graph, "table", rel.definition, background=False, options=options)
     return Result(tag="CREATE_TABLE")
 
 
@@ -346,17 +466,19 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             + "]",
             PROTOCOL,
         )
-    query = node.args["query"]
+    query = reader.unqualify_user_relations(session, node.args["query"].copy())
     bind_window_calls(session, query)
     if node.args.get("emit") == "ON WINDOW CLOSE":
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
     names = [real_value(c) for c in node.args.get("columns") or []]
     create_query_storage(session.client.batch, name, query, columns=names)
+    planned, view_ids = inline_views(session, query)
+    view_ids += [r.id for r in referenced_relations(session, planned)]
     cfg = session.config
     graph = plan(
         lambda: fragmenter.plan_materialized_view(
-            query,
+            planned,
             lookup_for(session),
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
@@ -365,6 +487,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     )
     if names:
         graph.columns = tuple(names)
+    check_unique_columns(graph.columns)
     rel = new_relation(name, "materialized view", _definition(session, node), graph)
     background = _background(session, graph)
     rel.background = background
@@ -376,6 +499,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         rel.definition,
         background=background,
         options=options,
+        views=view_ids,
     )
     return Result(tag="CREATE_MATERIALIZED_VIEW", notices=[*graph.notices, *notices])
 
@@ -392,9 +516,16 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
         into = relation_info(session, target)
     src = node.args.get("query")
     if src is not None:
+        src = reader.unqualify_user_relations(session, src.copy())
+    view_ids: list[int] = []
+    if src is not None:
         bind_window_calls(session, src)
+        src, view_ids = inline_views(session, src)
+        view_ids += [r.id for r in referenced_relations(session, src)]
     if src is None:
         src = object_name(node.args["from_"])
+        if reader.get_view_by_name(session, src) is not None:  # FROM a view: its query
+            src, view_ids = inline_views(session, exp.select("*").from_(node.args["from_"].copy()))
     snapshot = options.get("snapshot", "true").lower() != "false"
     cfg = session.config
     graph = plan(
@@ -427,6 +558,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
         background=background,
         options=options,
         target_id=into.id if into else None,
+        views=view_ids,
     )
     return Result(tag="CREATE_SINK", notices=list(graph.notices))
 
@@ -441,13 +573,24 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     cols = bind_columns(node.expressions, columns)
     include = bind_columns(node.args.get("include") or [], columns) or None
     dist = bind_columns(node.args.get("distributed_by") or [], columns) or None
+    if dist is not None:  # duplicates removed, then a prefix of the keys (create_index.rs:308-348)
+        keys, by = list(dict.fromkeys(cols)), list(dict.fromkeys(dist))
+        if keys[: len(by)] != by:
+            raise invalid_input("Distributed by columns should be a prefix of index columns")
     graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
     rel = new_relation(name, "index", _definition(session, node), graph, target_id=table.id)
     _create_index_storage(session.client.batch, name, table.name, list(graph.columns))
     background = _background(session, graph)
     rel.background = background
     _, notices = submit(
-        session, rel, graph, "index", rel.definition, background=background, target_id=table.id
+        session,
+        rel,
+        graph,
+        "index",
+        rel.definition,
+        background=background,
+        target_id=table.id,
+        options=options_of(node),
     )
     return Result(tag="CREATE_INDEX", notices=notices)
 
@@ -465,6 +608,7 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
     connector = (options.get("connector") or "").lower()
     cols = [c.name for c in node.expressions or []]
     types = [str(c.args["kind"]) for c in node.expressions or []]
+    check_unique_columns(cols)
     shared = connector == "kafka" and session.config.streaming_use_shared_source
     graph = fragmenter.plan_source(cols, connector, shared)
     rel = new_relation(
@@ -481,15 +625,31 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
     if graph is None:
         session.client.create_source(rel)
     else:
-        submit(session, rel, graph, "source", rel.definition, background=False)
+        submit(session, rel, graph, "source", rel.definition, background=False, options=options)
     return Result(tag="CREATE_SOURCE")
 
 
 @creates("CREATE_VIEW")
 def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
-    bind_window_calls(session, node.args["query"])
-    create_query_storage(session.client.batch, name, node.args["query"])
+    """``handle_create_view`` (``create_view.rs:30-130``): the name check comes first (before
+    binding, unlike CREATE MATERIALIZED VIEW), then the query is bound; a column list must
+    match the query's columns."""
+    batch = session.client.batch
+    query = reader.unqualify_user_relations(session, node.args["query"].copy())
+    bind_window_calls(session, query)
+    columns = node.args.get("columns")
+    if columns:
+        width = query_width(batch, query)
+        if width != len(columns):
+            raise RwError(  # create_view.rs:75-80
+                ["internal error: view has different number of columns than the query's columns"],
+                QUERY,
+            )
+    create_query_storage(batch, name, renamed(query, columns, name))
     rel = new_relation(name, "view", _definition(session, node), None)
+    # Its dependencies: the views it reads and what their queries read (``create_view.rs``).
+    inlined, view_ids = inline_views(session, query)
+    rel.depends_on = sorted({*view_ids, *(r.id for r in referenced_relations(session, inlined))})
     session.client.create_view(rel)
     return Result(tag="CREATE_VIEW")
 
@@ -535,7 +695,27 @@ def create_storage(
     ):
         options = []
     ddl = ", ".join(p + o for p, o in zip(plain, options or [""] * len(plain), strict=True))
-    batch.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+    try:
+        batch.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+    except duckdb.Error as exc:  # a type RisingWave's parser may take but rwalter cannot hold
+        raise unstorable_type(batch, cols, types, exc) from None
+
+
+def unstorable_type(
+    batch: BatchClient, cols: list[str], types: list[str], exc: Exception
+) -> RwError:
+    """DuckDB refused the table rwalter keeps a relation's rows in: name the column whose data
+    type rwalter cannot hold (it does not model every type RisingWave's parser takes)."""
+    for col, rw_type in zip(cols, types, strict=True):
+        if not batch.accepts(f"SELECT CAST(NULL AS {_duck_type(rw_type)})"):
+            return RwError(
+                [f'rwalter cannot hold column "{col}": it does not model the data type {rw_type}'],
+                UNSUPPORTED_STATEMENT,
+            )
+    return RwError(
+        [f"rwalter cannot hold these columns ({', '.join(types)}): {type(exc).__name__}"],
+        UNSUPPORTED_STATEMENT,
+    )
 
 
 def _duck_column_option(col) -> str:

@@ -26,7 +26,7 @@ from rwalter.errors import (
 from rwalter.frontend.dry_run import explain_result, invalid_explain
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import SqlParseError, parse_statement
+from rwalter.sql.dialect import SqlParseError, TooDeep, parse_statement
 
 Handler = Callable[..., Result]
 
@@ -59,6 +59,7 @@ HANDLERS: dict[type, tuple[str, str]] = {
     ast.CreateSource: ("create", "handle_create_source"),
     ast.CreateView: ("create", "handle_create_view"),
     ast.CreateDatabase: ("create", "handle_create_database"),
+    ast.CreateSchema: ("schemas", "handle_create_schema"),
     ast.DropObject: ("drop", "handle_drop"),
     exp.Select: ("query", "handle_query"),
     exp.Union: ("query", "handle_query"),
@@ -85,6 +86,8 @@ def parse(text: str) -> exp.Expression:
     """Parse one statement or raise RisingWave's parser error with its caret block."""
     try:
         return parse_statement(text)
+    except TooDeep as err:
+        raise RwError([str(err)], UNSUPPORTED_STATEMENT) from None
     except SqlParseError as err:
         raise RwError(
             [f"sql parser error: {err.message}"],

@@ -6,18 +6,21 @@ Models ``src/frontend/src/handler/show.rs:415-420,789-800`` (SHOW JOBS over ``rw
 
 from __future__ import annotations
 
-from rwalter.frontend.binder import not_found, object_name
+from rwalter.frontend import catalog_reader as reader
+from rwalter.frontend.binder import not_found
 from rwalter.frontend.query import run_duck
 from rwalter.meta.client import show_jobs_sql
 from rwalter.result import Result
 from rwalter.sql import ast
 
-# WAIT kind → catalog kind.
+# WAIT kind → (lookup, not-found word, the kind it must be) as ``resolve_wait_job_id`` does
+# (``wait.rs:41-97``): TABLE and MATERIALIZED VIEW look among all table catalogs, creating ones
+# included, say ``table not found`` on a miss and ``bad_drop_error`` on another kind.
 WAIT_KINDS = {
-    ast.TABLE: "table",
-    ast.MATERIALIZED_VIEW: "materialized view",
-    ast.SINK: "sink",
-    ast.INDEX: "index",
+    ast.TABLE: (reader.get_any_table_by_name, "table", "table"),
+    ast.MATERIALIZED_VIEW: (reader.get_any_table_by_name, "table", "materialized view"),
+    ast.SINK: (reader.get_any_sink_by_name, "sink", "sink"),
+    ast.INDEX: (reader.get_any_index_by_name, "index", "index"),
 }
 
 
@@ -40,14 +43,29 @@ def handle_cancel(session, node: ast.CancelJobs) -> Result:
 
 
 def handle_wait(session, node: ast.Wait) -> Result:
+    """``WAIT [<kind> name]`` (``wait.rs:26-97``):
+
+    ========================  ==================================================  ============
+    check (in order)          text                                                RisingWave
+    ========================  ==================================================  ============
+    TABLE / MATERIALIZED      any table catalog (creating too), else              ``:50-74``
+    VIEW: lookup              ``table not found: x``
+    ... another kind          ``Use `DROP TABLE` to drop a table.`` and siblings  ``:55,67``
+    SINK / INDEX: lookup      any sink / index, else ``sink|index not found: x``  ``:75-95``
+    meta: still creating      waits (at most 2 h, then ``Cancelled: timeout``)    ``ddl_controller``
+    ========================  ==================================================  ============
+    """
     kind = node.args.get("kind")
     if kind is None:
         session.client.wait()
         return Result(tag="WAIT")
-    name = object_name(node.this)
-    rel = session.client.catalog.relation_by_name(name)
-    if rel is None or rel.kind != WAIT_KINDS[kind]:
-        raise not_found(WAIT_KINDS[kind], node.this)
+    find, word, expected = WAIT_KINDS[kind]
+    schema, name = reader.resolve_schema_qualified_name(node.this)
+    rel = find(session, name, schema)
+    if rel is None:
+        raise not_found(word, node.this)
+    if rel.kind != expected:
+        raise reader.bad_drop_error(rel)
     session.client.wait(rel.id)
     return Result(tag="WAIT")
 

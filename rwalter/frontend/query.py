@@ -11,6 +11,7 @@ text psql prints for RisingWave's types (``t``/``f``, ``{a,b}`` arrays, timestam
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 
 import duckdb
@@ -31,6 +32,8 @@ from rwalter.frontend.binder import (
     not_found,
     object_name,
 )
+from rwalter.frontend.catalog_reader import unqualify_user_relations
+from rwalter.frontend.literals import check_number_literals
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
@@ -55,6 +58,10 @@ def pg_text(value: object) -> str | None:
             return value.astimezone(dt.UTC).isoformat(sep=" ").replace("+00:00", "+00:00")
         return value.isoformat(sep=" ")
     if isinstance(value, float):
+        if not math.isfinite(value):  # to_text.rs:129-132
+            return "NaN" if math.isnan(value) else ("-Infinity" if value < 0 else "Infinity")
+        if value == 0 and math.copysign(1.0, value) < 0:
+            return "-0"
         return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value))
     return str(value)
 
@@ -132,7 +139,10 @@ def _letter(type_code: object) -> str:
 
 
 def duck_error(exc: Exception) -> RwError:
-    """A DuckDB error as a query error (its first line, without DuckDB's class prefix)."""
+    """A DuckDB error as a query error (its first line, without DuckDB's class prefix); an
+    interrupted query stays an interrupt (Ctrl-C, ``rwalter.interrupts``)."""
+    if isinstance(exc, duckdb.InterruptException):
+        raise KeyboardInterrupt from None
     text = str(exc).split("\n")[0]
     for prefix in (
         "Catalog Error: ",
@@ -205,6 +215,7 @@ def create_query_storage(
     TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
     with the query's errors. ``columns`` (``CREATE MATERIALIZED VIEW v (a, b)``) rename the
     outputs one for one (``PlanRoot::set_out_names``, ``optimizer/mod.rs:223-231``)."""
+    check_number_literals(query)
     sql = transpile_query(name_columns(_current_versions(query)))
     try:
         batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
@@ -214,6 +225,15 @@ def create_query_storage(
                 raise invalid_input("number of column names does not match number of columns")
             names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
             batch.execute(f"CREATE OR REPLACE {what} {storage_name(name)} ({names}) AS {sql}")
+    except duckdb.Error as exc:
+        raise bind_error(exc, query) or duck_error(exc) from None
+
+
+def query_width(batch: BatchClient, query: exp.Expression) -> int:
+    """How many columns ``query`` returns (bound as :func:`create_query_storage` binds it)."""
+    sql = transpile_query(name_columns(query))
+    try:
+        return len(batch.execute(f"SELECT * FROM ({sql}) LIMIT 0", reads=sql).description or [])
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 
@@ -329,6 +349,8 @@ def _query_error(err: RwError, node: exp.Expression) -> RwError:
 
 
 def _bound_sql(session, node: exp.Expression) -> str:
+    check_number_literals(node)
+    node = unqualify_user_relations(session, node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
@@ -362,6 +384,7 @@ def describe_query(session, node: exp.Expression) -> list[tuple[str, str]]:
 def bind_dml(session, node: exp.Expression) -> exp.Table | None:
     """The binder's checks of an INSERT/UPDATE/DELETE: its relations are visible and its target
     is a table (``table not found`` otherwise)."""
+    check_number_literals(node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
@@ -375,6 +398,7 @@ def bind_dml(session, node: exp.Expression) -> exp.Table | None:
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
+    node = unqualify_user_relations(session, node)
     bind_dml(session, node)
     try:
         cur = session.client.batch.execute(transpile_query(node))

@@ -25,6 +25,7 @@ from sqlglot import exp
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import catalog_error
 from rwalter.frontend.binder import name_position, object_name
+from rwalter.frontend.catalog_reader import schema_names, schema_path
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql
@@ -46,7 +47,6 @@ CREATE_KINDS: dict[str, tuple[str, bool, str]] = {
     "SINK": ("sink", False, "sink"),
     "SOURCE": ("source", False, "source"),
 }
-SCHEMAS = ("public", "pg_catalog", "information_schema", "rw_catalog")  # create_op.rs:105-120
 
 
 def like_matcher(pattern: str, ignore_case: bool) -> Callable[[str], bool]:
@@ -72,24 +72,25 @@ def handle_show_objects(session, node: ast.ShowObjects) -> Result:
     if kind == "DATABASES":
         names = session.client.catalog.database_names()
     elif kind == "SCHEMAS":
-        names = list(SCHEMAS)
-    elif schema is not None and real_value(schema) != "public":
-        names = []
+        names = list(schema_names(session))
     else:
         rel_kind, created_only = LISTED_KINDS[kind]
         # A table with a connector has a source of the same name (iter_source_with_acl).
         with_tables = kind == "SOURCES"
-        names = session.client.catalog.relation_names(
+        # FROM schema, else the search path's schemas in order (show.rs:520-560)
+        path = [real_value(schema)] if schema is not None else list(schema_path(session, None))
+        rows = session.client.catalog.relation_names(
             rel_kind, with_connector_tables=with_tables, created_only=created_only
         )
-    if like is not None:
-        matches = like_matcher(like.name, bool(node.args.get("ilike")))
-        names = [n for n in names if matches(n)]
+        names = [f"{rs}.{n}" for s in dict.fromkeys(path) for n, rs in rows if rs == s]
     qualified = kind not in ("DATABASES", "SCHEMAS")
+    if like is not None:  # LIKE matches the bare name
+        matches = like_matcher(like.name, bool(node.args.get("ilike")))
+        names = [n for n in names if matches(n.split(".", 1)[1] if qualified else n)]
     return Result(
         tag="SHOW_COMMAND",
         columns=["Name"],
-        rows=[[f"public.{n}" if qualified else n] for n in names],
+        rows=[[n] for n in names],
         types="T",
         returns_rows=True,
     )
@@ -100,7 +101,7 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     name = object_name(node.this)
     catalog = session.client.catalog
     schema = node.this.args.get("db") if isinstance(node.this, exp.Table) else None
-    if isinstance(schema, exp.Identifier) and real_value(schema) not in SCHEMAS:
+    if isinstance(schema, exp.Identifier) and real_value(schema) not in schema_names(session):
         raise catalog_error(f"schema not found: {real_value(schema)}")
     rel = catalog.relation_by_name(name)
     job = catalog.job(rel.id) if rel is not None else None
@@ -117,7 +118,7 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     return Result(
         tag="SHOW_COMMAND",
         columns=["Name", "Create Sql"],
-        rows=[[f"public.{rel.name}", rel.definition]],
+        rows=[[f"{rel.schema_name}.{rel.name}", rel.definition]],
         types="TT",
         returns_rows=True,
     )

@@ -24,8 +24,8 @@ from rwalter.common.parallelism import (
     ConfigParallelismError,
     ParallelismPolicy,
 )
-from rwalter.common.rust_num import RustParseIntError, parse_rust_int
-from rwalter.errors import invalid_input
+from rwalter.common.rust_num import PIE_DEBUG, RustParseIntError, parse_rust_int
+from rwalter.errors import frontend_panic, invalid_input
 from rwalter.sql.ast import SetValueItem, SetVariableValue
 
 
@@ -152,6 +152,24 @@ def resource_group_value(value: SetVariableValue | None) -> str | None:
         if item.kind == "string":
             return None if item.text.lower() == "default" else item.text
     raise invalid_input(RESOURCE_GROUP_INVALID)
+
+
+def rate_limit_option(key: str, text: str) -> int:
+    """A ``WITH (<kind>_rate_limit = v)`` value, as RisingWave reads it: ``parse::<u32>()
+    .unwrap()`` (``src/frontend/src/utils/overwrite_options.rs:36-80``), so anything else panics.
+
+    Returned as the ``i32`` bit pattern that ``rw_rate_limit`` shows (``info.rate_limit as
+    i32``, ``rw_catalog/rw_rate_limit.rs:46``): 4294967295 is stored, and listed, as -1.
+    """
+    try:
+        value = parse_rust_int(text, "u32")
+    except RustParseIntError as err:
+        raise frontend_panic(
+            f"called `Result::unwrap()` on an `Err` value: {PIE_DEBUG[str(err)]}",
+            f"RisingWave panics on {key} = {text!r}; it takes a whole number of rows per "
+            "second from 0 to 4294967295",
+        ) from None
+    return value - 2**32 if value >= 2**31 else value
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ meta store, so ``--db`` keeps them.
 
 from __future__ import annotations
 
+from rwalter.frontend.catalog_reader import schema_path
 from rwalter.frontend.system_params import SystemParams, alter_system
 from rwalter.result import Result
 from rwalter.sql import ast
@@ -20,8 +21,27 @@ def _name(node) -> str:
 
 
 def handle_set(session, node: ast.SetVariable) -> Result:
-    notices = session.config.set(_name(node), node.args["expression"])
+    """``handle_set`` (``variable.rs:42-95``): ``iceberg_engine_connection = 'schema.connection'``
+    must name an existing connection first (rwalter models none, so only the schema check can
+    pass); then the variable is set, with its deprecation notice if any."""
+    name = _name(node)
+    if name.lower() == "iceberg_engine_connection":
+        _check_connection(session, node.args["expression"])
+    notices = session.config.set(name, node.args["expression"])
     return Result(tag="SET_VARIABLE", notices=notices)
+
+
+def _check_connection(session, value) -> None:
+    from rwalter.frontend.values import value_text
+
+    text = value_text(value) or ""
+    schema, dot, connection = text.partition(".")
+    if not dot or not text:
+        return
+    from rwalter.errors import catalog_error
+
+    schema_path(session, schema)  # `schema not found: s` (SchemaPath::Name)
+    raise catalog_error(f"connection not found: {connection}")
 
 
 def handle_reset(session, node: ast.ResetVariable) -> Result:

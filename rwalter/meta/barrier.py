@@ -22,12 +22,17 @@ from typing import Any
 
 from rwalter.common.catalog import JobStatus
 from rwalter.common.parallelism import ParallelismPolicy
-from rwalter.errors import NO_WORKERS, MetaError
+from rwalter.errors import NO_WORKERS, SIMULATOR, MetaError
 from rwalter.meta import scale
 from rwalter.meta.catalog import Job, MetaCatalog
+from rwalter.meta.catalog_views import BASE_EPOCH_MS, RW_EPOCH_BASE_MS
 from rwalter.meta.stream_manager import StreamManager
 
 BARRIER_MS = 1000
+# The clock's last millisecond. RisingWave's epoch keeps the physical time in its upper 48 bits,
+# in milliseconds since 2021-04-01 (``src/common/src/util/epoch.rs:36,77``); rwalter's clock
+# counts from BASE_EPOCH_MS, so it can move that far and no further (the year 10889).
+MAX_CLOCK_MS = (1 << 48) - 1 - (BASE_EPOCH_MS - RW_EPOCH_BASE_MS)
 # Rows per second per backfill actor when no backfill_rate_limit is set (documented in README).
 DEFAULT_BACKFILL_ROWS_PER_SECOND = 10_000
 
@@ -45,8 +50,9 @@ class Barrier:
     # -- progress ----------------------------------------------------------------------------
     def backfill_speed(self, job: Job) -> int:
         """Rows consumed per barrier: the rate limit (per actor) times the backfill actors."""
-        if job.backfill_rate_limit is not None and job.backfill_rate_limit >= 0:
-            rate = job.backfill_rate_limit
+        if job.backfill_rate_limit is not None:
+            # Stored as the i32 bits rw_rate_limit shows; the limit itself is a u32.
+            rate = job.backfill_rate_limit % 2**32
         else:
             rate = DEFAULT_BACKFILL_ROWS_PER_SECOND
         frag_ids = [
@@ -64,9 +70,18 @@ class Barrier:
     def advance(self, ms: int, until: Callable[[], bool] | None = None) -> bool:
         """Move the clock by ``ms`` (barriers every second); stop early once ``until()`` holds.
 
-        Returns True if ``until`` was satisfied.
+        Returns True if ``until`` was satisfied. A move past :data:`MAX_CLOCK_MS` is refused
+        before anything changes.
         """
         target = self.catalog.clock_ms + ms
+        if target > MAX_CLOCK_MS:
+            raise MetaError(
+                "invalid_parameter",
+                f"the simulated clock cannot move {ms}ms: it would pass its last millisecond "
+                f"({MAX_CLOCK_MS - self.catalog.clock_ms}ms from now), where RisingWave's 48-bit "
+                "epoch ends",
+                SIMULATOR,
+            )
         while True:
             if until is not None and until():
                 return True

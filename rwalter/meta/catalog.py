@@ -40,6 +40,7 @@ from rwalter.meta.store_tables import (
     Job,
     Relation,
     Row,
+    Schema,
     Setting,
     Worker,
     schema_ddl,
@@ -91,6 +92,7 @@ class MetaCatalog:
         self.views_installed: set[str] = set()
         t = self.model.tables
         self._info, self._databases, self._workers = t["info"], t["databases"], t["workers"]
+        self._schemas = t["schemas"]
         self._relations, self._jobs, self._fragments = (
             t["relations"],
             t["streaming_jobs"],
@@ -109,6 +111,11 @@ class MetaCatalog:
     def interrupt(self) -> None:
         """Stop the DuckDB query in flight; safe from another thread (a client's cancel)."""
         self._conn.interrupt()
+
+    def side_cursor(self) -> duckdb.DuckDBPyConnection:
+        """A cursor of its own transaction, without a flush: a probe that fails there leaves the
+        statement's transaction as it was, even one DuckDB already aborted."""
+        return self._conn.cursor()
 
     def duck(self) -> duckdb.DuckDBPyConnection:
         """The connection inside the statement's DuckDB transaction, without a flush (for SQL
@@ -175,7 +182,13 @@ class MetaCatalog:
                 ).fetchone()
                 exists = True
             except duckdb.CatalogException:
-                pass
+                foreign = conn.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
+                if foreign and foreign[0]:
+                    conn.close()
+                    raise StoreError(
+                        f"the file {path} is a DuckDB database that rwalter did not write "
+                        "(it has tables and no rwalter catalog); use a new --db file"
+                    ) from None
         if exists and row is None and not conn.execute("SELECT 1 FROM rwmeta.info").fetchall():
             exists = False  # a store whose creation never committed (killed at once): start it
         if exists:
@@ -418,6 +431,19 @@ class MetaCatalog:
     def drop_database(self, database_id: int) -> None:
         self.model.write(self._databases, database_id, None)
 
+    # -- schemas created by CREATE SCHEMA (each database's own four are implied) ----------------
+    def user_schemas(self, database_id: int = DEFAULT_DATABASE_ID) -> list[tuple[int, str]]:
+        rows = (self._schemas.rows[k] for k in sorted(self._schemas.rows))
+        return [(r.id, r.name) for r in rows if r.database_id == database_id]
+
+    def insert_schema(self, database_id: int, name: str, owner: int = 1) -> int:
+        schema_id = self.next_ids("object")
+        self._put(self._schemas, Schema(schema_id, database_id, name, owner))
+        return schema_id
+
+    def drop_schema(self, schema_id: int) -> None:
+        self.model.write(self._schemas, schema_id, None)
+
     # -- relations -------------------------------------------------------------------------
     def relation_by_name(
         self, name: str, database_id: int = DEFAULT_DATABASE_ID
@@ -443,6 +469,9 @@ class MetaCatalog:
 
     def set_relation_created(self, rel_id: int, at_ms: int) -> None:
         self._update(self._relations, rel_id, {"created_at_ms": at_ms})
+
+    def set_relation_schema(self, rel_id: int, schema_name: str) -> None:
+        self._update(self._relations, rel_id, {"schema_name": schema_name})
 
     def dependents(self, rel_id: int) -> list[Relation]:
         """Relations that read ``rel_id`` (sinks into it and indexes on it included)."""

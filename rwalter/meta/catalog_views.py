@@ -99,8 +99,10 @@ MACROS: dict[str, tuple[str, str]] = {
     # create_op.rs:105-120: a database's schemas take the next ids: public, pg_catalog, ...
     "rw_schema_id": (
         "db, schema_name",
-        """CAST(db + CASE schema_name WHEN 'public' THEN 1 WHEN 'pg_catalog' THEN 2
-            WHEN 'information_schema' THEN 3 WHEN 'rw_catalog' THEN 4 END AS INTEGER)""",
+        """CAST(coalesce(db + CASE schema_name WHEN 'public' THEN 1 WHEN 'pg_catalog' THEN 2
+            WHEN 'information_schema' THEN 3 WHEN 'rw_catalog' THEN 4 END,
+            (SELECT s.id FROM rwmeta.schemas s WHERE s.database_id = db
+             AND s.name = schema_name)) AS INTEGER)""",
     ),
 }
 
@@ -426,6 +428,10 @@ SELECT rw_catalog.rw_schema_id(d.id, s.name) AS id,
 FROM rwmeta.databases d
 CROSS JOIN (VALUES ('public'), ('pg_catalog'), ('information_schema'), ('rw_catalog')) s(name)
 WHERE rw_catalog.rw_visible_db(d.id)
+UNION ALL
+SELECT s.id, s.name, s.owner AS owner, rw_catalog.rw_acl('UC') AS acl
+FROM rwmeta.schemas s
+WHERE rw_catalog.rw_visible_db(s.database_id)
 ORDER BY id""",
 }
 

@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import duckdb
 
 from rwalter.common.catalog import JobStatus
-from rwalter.errors import MetaError
+from rwalter.errors import MetaError, StatementCancelled, cancelled_error, is_interrupt
 from rwalter.meta.catalog import Fragment, Job, Relation, Worker
 from rwalter.meta.catalog_views import show_jobs_sql
 from rwalter.meta.ddl_controller import storage_name
 from rwalter.meta.node import JobSpec
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rwalter.meta.invariants import Violation
     from rwalter.meta.node import MetaNode
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,7 +41,9 @@ CLUSTER = "/meta.ClusterService/"
 
 
 def rpc(path: str) -> Callable[[F], F]:
-    """Declare a method's meta RPC: a MetaError raised inside it carries ``path``."""
+    """Declare a method's meta RPC: a MetaError raised inside it carries ``path``, and a Ctrl-C
+    while it runs (Python's or DuckDB's report of it) cancels the statement with the error
+    RisingWave shows for that call (``rwalter.errors.cancelled_error``)."""
 
     def decorate(method: F) -> F:
         @functools.wraps(method)
@@ -50,6 +53,14 @@ def rpc(path: str) -> Callable[[F], F]:
             except MetaError as err:
                 if err.rpc is None:  # the innermost RPC names the call
                     err.rpc = path
+                raise
+            except StatementCancelled:
+                raise
+            except KeyboardInterrupt:
+                raise StatementCancelled(cancelled_error(path)) from None
+            except Exception as exc:
+                if is_interrupt(exc):
+                    raise StatementCancelled(cancelled_error(path)) from None
                 raise
 
         call.rpc = path  # type: ignore[attr-defined]
@@ -126,14 +137,22 @@ class CatalogReader:
         """One meta-node setting (``src/common/src/config/meta.rs``)."""
         return self._catalog.info(f"meta.{name}")
 
+    def user_schemas(self, database_id: int) -> list[tuple[int, str]]:
+        """``(id, name)`` of a database's schemas other than the system ones."""
+        return self._catalog.user_schemas(database_id)
+
+    def schema_members(self, schema: str) -> list[Relation]:
+        """The relations created in ``schema``."""
+        return [r for r in self._catalog.relations() if r.schema_name == schema]
+
     def database_names(self) -> list[str]:
         """``SHOW DATABASES``: every database's name, sorted."""
         return sorted(d.name for d in self._catalog.databases())
 
     def relation_names(
         self, kind: str, *, with_connector_tables: bool, created_only: bool
-    ) -> list[str]:
-        """Names of database ``dev``'s relations of ``kind``, sorted: jobs past creation only if
+    ) -> list[tuple[str, str]]:
+        """``(name, schema)`` of database ``dev``'s relations of ``kind``, sorted: jobs past creation only if
         ``created_only``; tables with a connector too if ``with_connector_tables`` (a table with
         a connector has a source of the same name, ``iter_source_with_acl``)."""
         names = []
@@ -148,7 +167,7 @@ class CatalogReader:
             job = self._catalog.job(r.id)
             if created_only and job is not None and job.status != JobStatus.CREATED:
                 continue
-            names.append(r.name)
+            names.append((r.name, r.schema_name))
         return sorted(names)
 
     def folded_name_taken(self, name: str) -> str | None:
@@ -189,7 +208,7 @@ class BatchClient:
     def accepts(self, ddl: str) -> bool:
         """Whether DuckDB accepts ``ddl`` (a temporary table), tried on a side cursor so that a
         refusal leaves the statement's transaction as it was."""
-        probe = self._catalog.conn.cursor()
+        probe = self._catalog.side_cursor()
         try:
             probe.execute(ddl)
             return True
@@ -302,6 +321,14 @@ class MetaClient:
 
         return ddl_controller.create_catalog_object(self._node.catalog, relation)
 
+    @rpc(DDL + "CreateSchema")
+    def create_schema(self, database_id: int, name: str) -> int:
+        return self._node.catalog.insert_schema(database_id, name)
+
+    def place_in_schema(self, relation_id: int, schema: str) -> None:
+        """The schema a relation was created in (the CREATE request's ``schema_id``)."""
+        self._node.catalog.set_relation_schema(relation_id, schema)
+
     @rpc(DDL + "CreateDatabase")
     def create_database(self, name: str, resource_group: str) -> int:
         return self._node.catalog.insert_database(name, resource_group)
@@ -311,6 +338,16 @@ class MetaClient:
         from rwalter.meta import ddl_controller
 
         ddl_controller.drop_object(self._node, relation, cascade=cascade)
+
+    @rpc(DDL + "DropSchema")
+    def drop_schema(self, schema_id: int, members: list[Relation]) -> None:
+        """Drop a schema and (CASCADE) the relations in it."""
+        from rwalter.meta import ddl_controller
+
+        for rel in members:
+            if self._node.catalog.relation(rel.id) is not None:
+                ddl_controller.drop_object(self._node, rel, cascade=True)
+        self._node.catalog.drop_schema(schema_id)
 
     @rpc(DDL + "DropTable")
     def drop_table(self, relation: Relation, cascade: bool = False) -> None:
@@ -437,6 +474,12 @@ class MetaClient:
         self._node.barrier.advance(ms)
 
     # -- diagnostics for rwalter's hints ---------------------------------------------------------
+    def check_invariants(self) -> list[Violation]:
+        """Simulator diagnostic: every catalog invariant that does not hold (``rwalter check``)."""
+        from rwalter.meta.invariants import check_catalog
+
+        return check_catalog(self._node.catalog)
+
     def reschedule_blocked_jobs(self, creating_job_id: int) -> set[int]:
         """The jobs an online reschedule may not touch while ``creating_job_id`` backfills
         (``collect_reschedule_blocked_jobs_for_creating_jobs``)."""

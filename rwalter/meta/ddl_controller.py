@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rwalter.common.catalog import KINDS, ObjectKind
+from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
 from rwalter.errors import PERMISSION_DENIED, MetaError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,13 +32,45 @@ def create_catalog_object(catalog: MetaCatalog, relation: Relation) -> int:
 
 
 def drop_object(node: MetaNode, rel: Relation, *, cascade: bool) -> None:
-    """Drop ``rel`` (and, with ``cascade``, what depends on it), its job and its rows."""
+    """Meta's ``drop_object`` (``controller/catalog/drop_op.rs:40-240``): without CASCADE,
+    refuse if others depend on it (``check_object_refer_for_drop``); collect what goes with it
+    (CASCADE: everything that depends on it; a table's indexes; the sinks into a table, which
+    are not dependencies: ``protect_drop_table_with_incoming_sink`` is off by default); refuse
+    if one of those jobs is still being created (``drop_op.rs:213-231``); then remove them all,
+    dependents first. Nothing is written before every check has passed."""
     catalog = node.catalog
-    deps = [d for d in catalog.dependents(rel.id) if d.id != rel.id]
-    visible = [d for d in deps if d.kind != "index"]
+    removed = _removed_objects(catalog, rel, cascade, set())
+    creating = [r for r in removed if r.id != rel.id and not _is_created(catalog, r)]
+    if rel.kind == "sink" and not _is_created(catalog, rel):
+        creating.append(rel)
+    if creating and not (len(creating) == 1 and rel.kind == "sink"):
+        raise MetaError(
+            "permission_denied",
+            f"cannot drop {len(creating)} streaming job(s) that are still being created; "
+            "please cancel them first",
+            PERMISSION_DENIED,
+        )
+    for obj in removed:
+        _remove(node, obj)
+
+
+def _is_created(catalog: MetaCatalog, rel: Relation) -> bool:
+    job = catalog.job(rel.id)
+    return job is None or job.status == JobStatus.CREATED
+
+
+def _removed_objects(
+    catalog: MetaCatalog, rel: Relation, cascade: bool, seen: set[int]
+) -> list[Relation]:
+    """``rel`` and what is dropped with it, dependents first."""
+    seen.add(rel.id)
+    deps = [d for d in catalog.dependents(rel.id) if d.id not in seen]
+    incoming = [d for d in deps if d.kind == "sink" and d.target_id == rel.id]
+    refs = [d for d in deps if d not in incoming]
+    visible = [d for d in refs if d.kind != "index"]
     if visible and not cascade:
         details = "\n".join(
-            f"{KINDS[ObjectKind(d.kind)].dependent_word} public.{d.name} depends on it"
+            f"{KINDS[ObjectKind(d.kind)].dependent_word} {d.schema_name}.{d.name} depends on it"
             for d in visible
         )
         what = rel.kind.split()[-1] if rel.kind != "materialized view" else "table"
@@ -48,9 +80,17 @@ def drop_object(node: MetaNode, rel: Relation, *, cascade: bool) -> None:
             "HINT:  Use DROP ... CASCADE to drop the dependent objects too.",
             PERMISSION_DENIED,
         )
-    for dep in deps:
-        if catalog.relation(dep.id) is not None:
-            drop_object(node, dep, cascade=True)
+    out: list[Relation] = []
+    for dep in [*refs, *incoming]:
+        if dep.id not in seen:
+            out += _removed_objects(catalog, dep, True, seen)
+    return [*out, rel]
+
+
+def _remove(node: MetaNode, rel: Relation) -> None:
+    catalog = node.catalog
+    if catalog.relation(rel.id) is None:
+        return
     if catalog.job(rel.id) is not None:
         node.drop_job(rel.id)
     storage = KINDS[ObjectKind(rel.kind)].storage

@@ -71,6 +71,17 @@ class Database(Row):
 
 
 @dataclass(eq=True)
+class Schema(Row):
+    """A row of ``rwmeta.schemas``: a schema CREATE SCHEMA made (``src/meta/model/src/schema.rs``);
+    each database's own four are implied."""
+
+    id: int
+    database_id: int
+    name: str
+    owner: int
+
+
+@dataclass(eq=True)
 class Worker(Row):
     """A row of ``rwmeta.workers`` (``src/meta/model/src/worker.rs``, ``worker_property.rs``)."""
 
@@ -263,6 +274,7 @@ class TableSpec:
 TABLES: tuple[TableSpec, ...] = (
     TableSpec("info", Info, ("key",)),
     TableSpec("databases", Database, ("id",)),
+    TableSpec("schemas", Schema, ("id",)),
     TableSpec("workers", Worker, ("id",)),
     TableSpec("relations", Relation, ("id",)),
     TableSpec("streaming_jobs", Job, ("job_id",)),
@@ -297,6 +309,7 @@ __all__ = [
     "Job",
     "Relation",
     "Row",
+    "Schema",
     "SealedRowError",
     "Setting",
     "TableSpec",

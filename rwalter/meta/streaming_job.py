@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rwalter.common.rate_limit import NODE_OF_FLAG, THROTTLED_NODES, RateLimitNode
-from rwalter.errors import CATALOG_NOT_FOUND, MetaError
+from rwalter.errors import CATALOG_NOT_FOUND, INVALID_PARAMETER, MetaError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rwalter.meta.catalog import Fragment, MetaCatalog
@@ -36,8 +36,25 @@ def apply_throttle(
         fragments = [frag]
     else:
         assert job_id is not None
-        fragments = catalog.fragments_of_job(job_id)
+        fragments = _throttled_fragments(catalog, throttle_type, job_id)
     _update_rate_limits(catalog, fragments, throttle_type, rate)
+
+
+def _throttled_fragments(catalog: MetaCatalog, throttle_type: str, job_id: int) -> list[Fragment]:
+    """A source's limit reaches its own job (a table with a connector, a shared source) or, for
+    a non-shared source, the Source nodes of the jobs reading it, and fails when there is none
+    (``update_source_rate_limit_by_source_id``, ``streaming_job.rs:2358-2410``)."""
+    rel = catalog.relation(job_id)
+    if throttle_type != "SOURCE_RATE_LIMIT" or rel is None or rel.kind != "source" or rel.is_shared:
+        return catalog.fragments_of_job(job_id)
+    readers = [d for d in catalog.dependents(job_id) if catalog.job(d.id) is not None]
+    if not readers:
+        raise MetaError(
+            "invalid_parameter",
+            f"Invalid parameter: source id {job_id} not used by any streaming job",
+            INVALID_PARAMETER,
+        )
+    return [f for job in readers for f in catalog.fragments_of_job(job.id) if "SOURCE" in f.flags]
 
 
 def _update_rate_limits(

@@ -23,7 +23,7 @@ import time
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rwalter.environment import Environment, UsageFailure
-from rwalter.errors import RwError
+from rwalter.errors import RwError, StatementCancelled
 from rwalter.output.console import Console
 from rwalter.repl.catalog import CatalogSnapshot, load_snapshot
 from rwalter.repl.commands import REPL_COMMANDS, ReplState, edit_text, parse_line
@@ -111,6 +111,11 @@ class Repl:
         try:
             for result in self._results(unit, source):
                 self.emit(result, lines)
+        except StatementCancelled as cancel:  # Ctrl-C: RisingWave's text for a cancelled query
+            self.session.last_error = cancel.error
+            cancelled = Result(error=cancel.error, kind=unit.kind, sql=unit.text, source=source)
+            cancelled.line, cancelled.col = unit.line, unit.col
+            self.emit(cancelled, lines)
         except KeyboardInterrupt:
             self.console.notice("cancelled by Ctrl-C")
         except Exception as exc:  # a bug must not end the REPL or print a traceback
@@ -290,6 +295,7 @@ def main(opts: Options, env: Environment) -> int:
         except OSError as exc:
             raise UsageFailure(f"cannot write {opts.output}: {exc.strerror or exc}") from None
     session = open_session(cluster, clock, opts.db, opts.meta_config)
+    session.interrupt_on_ctrl_c()
     color = env.color_for(env.stdout, no_color=opts.no_color)
     try:
         repl = Repl(session, config, state, color=color, realtime=clock == "realtime", env=env)

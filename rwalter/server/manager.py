@@ -16,20 +16,14 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from rwalter.errors import QUERY, RwError
+from rwalter.errors import StatementCancelled, cancelled_error
 from rwalter.result import Result
 from rwalter.server.protocol import Connection
 from rwalter.server.statements import Statement
 
 T = TypeVar("T")
 
-# SchedulerError::QueryCancelled (scheduler/local.rs:147-149) under ErrorCode::SchedulerError.
-CANCELLED = ["Scheduler error", "Query cancelled: Cancelled by user"]
 INTERRUPT_PERIOD_S, INTERRUPT_TRIES = 0.05, 200
-
-
-def cancelled_error() -> RwError:
-    return RwError(list(CANCELLED), QUERY)
 
 
 class Server:
@@ -94,14 +88,17 @@ class Server:
         """One statement of a client on the worker thread (a cancelled one does not start)."""
         if conn.cancelled:
             conn.cancelled = False
-            return Result(error=cancelled_error())
-        if statement.command is not None:
-            result = conn.session.run(_meta_unit(statement.command))
-            result.tag = result.tag or "RWALTER"
-        else:
-            result = conn.session.run_parsed(statement.node, statement.text)
+            return Result(error=cancelled_error(None))
+        try:
+            if statement.command is not None:
+                result = conn.session.run(_meta_unit(statement.command))
+                result.tag = result.tag or "RWALTER"
+            else:
+                result = conn.session.run_parsed(statement.node, statement.text)
+        except StatementCancelled as cancelled:  # DuckDB interrupted by the client's cancel
+            result = Result(error=cancelled.error)
         if conn.cancelled and result.error is not None:
-            result.error = cancelled_error()
+            result.error = cancelled_error(None)
         conn.cancelled = False
         self.statements_run += 1
         return result

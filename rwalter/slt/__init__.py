@@ -6,11 +6,13 @@ RisingWave pins its behaviour with sqllogictest files (``e2e_test/**/*.slt``) ru
 sqllogictest-rs. rwalter's scenario files (``tests/slt/``) use the same dialect, so a scenario
 reads like RisingWave's own tests and an autoscaler team can write "this ALTER on this cluster
 gives that error" without Python. Each file runs in one fresh :class:`~rwalter.session.Session`
-(a simulated cluster of its own); there is no server, no connection and no real time.
+(a simulated cluster of its own, shared by the file's named connections); there is no server
+and no real time.
 
 File format (sqllogictest-rs, with rwalter's additions marked *)
 ----------------------------------------------------------------
-Records are separated by blank lines. ``#`` starts a comment line.
+Records are separated by blank lines (blank lines between a record line and its SQL are
+skipped, as sqllogictest-rs does). ``#`` starts a comment line.
 
 ``statement ok`` / ``statement error [REGEX]`` / ``statement count N``
     followed by the SQL (up to a blank line). ``error REGEX``: the rest of the line is a regular
@@ -27,7 +29,8 @@ Records are separated by blank lines. ``#`` starts a comment line.
     followed by the SQL, ``----`` and the expected rows, one row per line, values separated by
     whitespace (runs of whitespace are equivalent). SQL NULL is written ``NULL``, the empty
     string ``(empty)``, booleans as psql prints them (``t``/``f``). ``TYPES`` has one letter per
-    result column (``I`` integer, ``T`` text, ``R`` real, ...); only the column count is checked.
+    result column (``I`` integer, ``T`` text, ``R`` real, ...); it is not checked, as
+    sqllogictest-rs's default column validator checks nothing.
     ``rowsort`` sorts actual and expected rows before comparing (sqllogictest-rs sorts only the
     actual rows, so its files pass here too); ``valuesort`` compares the sorted multiset of single
     values (expected: one value per line, or several per line). ``<slt:ignore>`` in the expected
@@ -38,13 +41,23 @@ Records are separated by blank lines. ``#`` starts a comment line.
 ``sleep D``
     moves the simulated clock (runs ``\sleep D``; ``5s``, ``250ms``, ``2min``).
 ``skipif LABEL`` / ``onlyif LABEL``
-    condition the next record. This engine's label is ``rwalter``: ``onlyif rwalter`` runs,
-    ``skipif rwalter`` skips, ``onlyif <other>`` skips.
+    condition the next record. The labels are ``rwalter`` and those given with ``--label``
+    (RisingWave's CI runs ``ddl/`` with ``--label can-use-recover``): ``onlyif`` a label not
+    held skips, ``skipif`` a label held skips.
+``let NAME[, NAME...]``
+    followed by a query whose one row gives the variables their values (for ``${NAME}``).
+``control substitution on|off``
+    from ``on``, ``${NAME}``, ``$NAME`` and ``${NAME:default}`` in a record's SQL are expanded
+    from ``let`` bindings, ``__DATABASE__``/``__TEST_DIR__`` and the environment; an unknown
+    name fails the record (``rwalter.slt.substitution``). Off at the start of each file.
+``connection NAME``
+    the next record runs in the session named NAME, opened on first use over the same cluster
+    (its own session variables, the same catalog and clock), as sqllogictest-rs opens one
+    connection per name.
 ``halt``
     stops the file here. ``include PATH``: runs another file (path relative to the including file;
-    glob patterns allowed) in the same session. ``control ...``, ``hash-threshold``, ``subtest``
-    and ``connection`` lines are ignored (one session). ``system ok`` records are skipped with a
-    note (the simulator has no shell).
+    glob patterns allowed) in the same session. ``hash-threshold`` and ``subtest`` lines are
+    ignored. ``system ok`` records are skipped with a note (the simulator has no shell).
 ``\COMMAND`` (*)
     a line starting with a backslash, outside a record, is a simulator command run as a meta unit
     (``\worker add 2``, ``\worker kill 3``, ``\sleep 10s``); it must succeed. One line, one command.

@@ -53,7 +53,9 @@ class Record:
     expected: list[str] = field(default_factory=list)
     retry: Retry | None = None
     conditions: list[tuple[str, str]] = field(default_factory=list)
-    argument: str = ""  # sleep duration, meta command, include path, ignored line, parse error
+    argument: str = ""  # sleep duration, meta command, include path, control, parse error
+    connection: str | None = None  # `connection NAME` before the record (None: the default one)
+    variables: list[str] = field(default_factory=list)  # `let a, b`: the names bound
 
     @property
     def where(self) -> str:
@@ -104,11 +106,19 @@ def _blank(line: str | None) -> bool:
 
 
 def _read_body(cur: _Lines, header_line: int) -> tuple[str, int, bool]:
-    """SQL lines up to a blank line or ``----``: (sql, first line number, delimiter found)."""
-    first = cur.peek()
-    if first is None or _blank(first):
+    """SQL lines up to a blank line or ``----``: (sql, first line number, delimiter found).
+
+    Blank lines between the record line and its SQL are skipped, as sqllogictest-rs's
+    ``parse_lines`` does (RisingWave's ``ddl/index.slt`` has one), unless a record follows.
+    """
+    ahead = 0
+    while _blank(cur.peek(ahead)):
+        ahead += 1
+    first = cur.peek(ahead)
+    if first is None or (ahead and _starts_record(first)):
         raise SltParseError(header_line, "expected SQL after the record line")
-    cur.next()
+    for _ in range(ahead + 1):
+        cur.next()
     start, out = cur.number, [first]
     while (line := cur.peek()) is not None:
         cur.next()
@@ -246,6 +256,23 @@ def _parse_ignored(cur: _Lines, tokens: list[str], rec: Record) -> None:
     rec.argument = " ".join(tokens)
 
 
+def _parse_let(cur: _Lines, tokens: list[str], rec: Record) -> None:
+    names = [n.strip() for n in " ".join(tokens[1:]).split(",")]
+    if not names or not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n) for n in names):
+        raise SltParseError(rec.line, "expected `let NAME[, NAME...]`")
+    rec.variables = names
+    rec.expect = "rows"
+    rec.sql, rec.sql_line, has_results = _read_body(cur, rec.line)
+    if has_results:
+        raise SltParseError(rec.line, "`let` takes a query and no expected rows")
+
+
+def _parse_control(cur: _Lines, tokens: list[str], rec: Record) -> None:
+    rec.argument = " ".join(tokens[1:])
+    if tokens[1:2] == ["substitution"] and tokens[2:] not in (["on"], ["off"]):
+        raise SltParseError(rec.line, "expected `control substitution on|off`")
+
+
 def _parse_system(cur: _Lines, tokens: list[str], rec: Record) -> None:
     if tokens[1:2] != ["ok"]:
         raise SltParseError(rec.line, "expected `system ok`")
@@ -277,10 +304,11 @@ RECORD_TYPES: dict[str, RecordType] = {
         RecordType("halt", _parse_no_arg, False, "halt"),
         RecordType("include", _parse_one_arg("include"), False, "include PATH"),
         RecordType("system", _parse_system, False, "system ok (skipped)"),
-        RecordType("control", _parse_ignored, False, "control ... (ignored)"),
+        RecordType("let", _parse_let, True, "let NAME[, NAME...]"),
+        RecordType("control", _parse_control, False, "control substitution on|off"),
         RecordType("hash-threshold", _parse_ignored, False, "hash-threshold N (ignored)"),
         RecordType("subtest", _parse_ignored, False, "subtest NAME (ignored)"),
-        RecordType("connection", _parse_ignored, False, "connection NAME (ignored)"),
+        RecordType("connection", _parse_one_arg("connection"), False, "connection NAME"),
     )
 }
 
@@ -325,6 +353,7 @@ def parse_text(
     records: list[Record] = []
     cur = _Lines(text)
     conditions: list[tuple[str, str]] = []
+    connection: str | None = None
     leading = True
     while (raw := cur.next()) is not None:
         line_no = cur.number
@@ -355,14 +384,17 @@ def parse_text(
             records.append(Record("invalid", file, err.line, argument=err.message))
             while (nxt := cur.peek()) is not None and not _blank(nxt):
                 cur.next()
-            conditions = []
+            conditions, connection = [], None
             continue
         if rec.kind in ("skipif", "onlyif"):
             conditions.append((rec.kind, rec.argument))
             continue
+        if rec.kind == "connection":  # applies to the next record only (sqllogictest-rs)
+            connection = rec.argument
+            continue
         if rtype is not None and rtype.parse is _parse_ignored:
             continue
-        rec.conditions = conditions
-        conditions = []
+        rec.conditions, rec.connection = conditions, connection
+        conditions, connection = [], None
         records.append(rec)
     return header, records

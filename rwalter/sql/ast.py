@@ -25,6 +25,7 @@ INDEX = "INDEX"
 SINK = "SINK"
 SOURCE = "SOURCE"
 DATABASE = "DATABASE"
+SCHEMA = "SCHEMA"
 FRAGMENT = "FRAGMENT"
 
 RATE_LIMIT_TYPES = ("SOURCE_RATE_LIMIT", "BACKFILL_RATE_LIMIT", "DML_RATE_LIMIT", "SINK_RATE_LIMIT")
@@ -309,9 +310,9 @@ class CreateMaterializedView(RwStatement):
 
 
 class CreateView(RwStatement):
-    """``CREATE VIEW [IF NOT EXISTS] v AS query`` (a plain view: no streaming job)."""
+    """``CREATE VIEW [IF NOT EXISTS] v [(columns)] AS query`` (a plain view: no streaming job)."""
 
-    arg_types = {"this": True, "query": True, "exists": False}
+    arg_types = {"this": True, "query": True, "exists": False, "columns": False}
 
 
 class CreateSink(RwStatement):
@@ -335,7 +336,8 @@ class CreateSink(RwStatement):
 
 
 class CreateIndex(RwStatement):
-    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]``."""
+    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]
+    [WITH (options)]``."""
 
     arg_types = {
         "this": True,
@@ -343,6 +345,7 @@ class CreateIndex(RwStatement):
         "expressions": True,
         "include": False,
         "distributed_by": False,
+        "options": False,
         "exists": False,
     }
 
@@ -351,6 +354,12 @@ class CreateDatabase(RwStatement):
     """``CREATE DATABASE [IF NOT EXISTS] d [RESOURCE_GROUP [=] g]``."""
 
     arg_types = {"this": True, "resource_group": False, "exists": False}
+
+
+class CreateSchema(RwStatement):
+    """``CREATE SCHEMA [IF NOT EXISTS] s`` (``parser.rs`` ``parse_create_schema``)."""
+
+    arg_types = {"this": True, "exists": False}
 
 
 class DropObject(RwStatement):
@@ -388,4 +397,5 @@ STATEMENT_NODES = (
     CreateIndex,
     CreateDatabase,
     DropObject,
+    CreateSchema,
 )

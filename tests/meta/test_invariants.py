@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rwalter.meta import scale
+from rwalter.meta.invariants import check_catalog
 from rwalter.session import Session
 
 VALUES = [
@@ -192,3 +193,4 @@ def test_layout_invariants(steps: list[tuple[str, tuple]]) -> None:
             check_layout(session, exact_counts=False)
         session.execute("RECOVER")
         check_layout(session, exact_counts=True)
+        assert check_catalog(session.meta.catalog) == []  # what `rwalter check` verifies

@@ -49,7 +49,9 @@ STATEMENTS = [
     ("ALTER TABLE t SET PARALLELISM = 1", True),
     ("ALTER MATERIALIZED VIEW m SET BACKFILL_PARALLELISM = 2", True),
     ("DROP MATERIALIZED VIEW m", False),
-    ("DROP TABLE t CASCADE", False),
+    # DROP TABLE t CASCADE is refused before it writes anything while `slow` is still being
+    # created (drop_op.rs:213-231); the cascade is exercised on m, which t's cascade would drop.
+    ("DROP MATERIALIZED VIEW m CASCADE", False),
     ("WAIT", False),
     ("RECOVER", False),
     ("ALTER SYSTEM SET barrier_interval_ms = 2000", False),

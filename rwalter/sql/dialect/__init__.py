@@ -56,6 +56,7 @@ logging.getLogger("sqlglot").setLevel(logging.ERROR)
 __all__ = [
     "RWalter",
     "SqlParseError",
+    "TooDeep",
     "parse_statement",
     "real_value",
     "to_sql",
@@ -63,6 +64,7 @@ __all__ = [
 ]
 
 from rwalter.sql.dialect.cursor import RWalter, real_value  # noqa: E402
+from rwalter.sql.dialect.depth import TooDeep  # noqa: E402
 from rwalter.sql.dialect.dispatch import parse_statement  # noqa: E402
 from rwalter.sql.dialect.errors import SqlParseError  # noqa: E402
 from rwalter.sql.dialect.printing import to_sql, transpile_query  # noqa: E402

@@ -95,6 +95,16 @@ def _sqlglot_message(c: _Cursor, message: str, offset: int | None, end: int) -> 
     return f"syntax error at or near {found}"
 
 
+# The words an option value may be (``parse_value_and_obj_ref``, ``parser.rs``); ``connection``
+# and ``backfill_order`` take a name or a strategy instead (``parse_sql_option``).
+_OPTION_WORDS = {"TRUE", "FALSE", "NULL", "SECRET"}
+_OPTION_KEYS_WITH_WORDS = {"connection", "backfill_order"}
+
+
+def _word_value_allowed(key: list[str], word: str) -> bool:
+    return word.upper() in _OPTION_WORDS or ".".join(key).lower() in _OPTION_KEYS_WITH_WORDS
+
+
 def _with_options(c: _Cursor) -> list[ast.WithOption]:
     """``WITH ( key[.key...] = value, ... )`` (``parse_with_properties``)."""
     if not c.tok(TokenType.L_PAREN):
@@ -113,19 +123,22 @@ def _with_options(c: _Cursor) -> list[ast.WithOption]:
         if lit is not None:
             quoted = lit.kind == "string"
             value = _render_literal(lit) if lit.kind == "double_quoted" else lit.text
-        elif t is not None and _is_word(t):
+        elif t is not None and _is_word(t) and _word_value_allowed(key, t.text):
             c.i += 1
             value, quoted = t.text, False
             if value.upper() == "SECRET":
                 value = "secret " + c.identifier().name
+        elif t is not None and _is_word(t):
+            raise c.fail("a concrete value")  # parse_value_and_obj_ref: `= NULL1`
         else:
             raise c.fail("a value")
         opts.append(ast.WithOption(this=".".join(key), expression=value, quoted=quoted))
-        if c.tok(TokenType.COMMA):
-            continue
+        # A trailing comma is allowed (``parse_options_inner``, parser.rs:3030-3040).
+        comma = c.tok(TokenType.COMMA)
         if c.tok(TokenType.R_PAREN):
             return opts
-        raise c.fail("',' or ')' after option definition")
+        if not comma:
+            raise c.fail("',' or ')' after option definition")
 
 
 def _format_encode(c: _Cursor, node: exp.Expression) -> None:
@@ -242,11 +255,12 @@ def _columns(c: _Cursor, node: exp.Expression) -> None:
                     raise c.fail_at("Only 1 watermark is allowed to be defined on source.", at)
             else:
                 cols.append(_column_def(c))
-            if c.tok(TokenType.COMMA):
-                continue
+            # A trailing comma is allowed (``parse_columns``, parser.rs:2783-2789).
+            comma = c.tok(TokenType.COMMA)
             if c.tok(TokenType.R_PAREN):
                 break
-            raise c.fail("',' or ')' after column definition")
+            if not comma:
+                raise c.fail("',' or ')' after column definition")
     if not pk:
         pk = [col.name for col in cols if col.args.get("primary_key")]
     node.set("expressions", cols)
@@ -353,6 +367,8 @@ def _emit_stop(c: _Cursor) -> Callable[[int], bool]:
 def _create_view(c: _Cursor) -> exp.Expression:
     exists = _if_not_exists(c)
     node = ast.CreateView(exists=exists or None, this=c.object_name())
+    if c.is_type(TokenType.L_PAREN):  # parse_parenthesized_column_list(Optional)
+        node.set("columns", _identifier_list(c))
     if not c.words("AS"):
         raise c.fail("AS")
     node.set("query", _sub_query(c))
@@ -386,6 +402,8 @@ def _create_sink(c: _Cursor) -> exp.Expression:
         raise c.fail("FROM or AS after CREATE SINK sink_name")
     if c.words("WITH"):
         node.set("options", _with_options(c))
+    elif node.args.get("into") is None:  # a sink not into a table needs WITH (statement.rs:560-564)
+        raise c.fail("WITH")
     _format_encode(c, node)
     return node
 
@@ -413,6 +431,8 @@ def _create_index(c: _Cursor) -> exp.Expression:
         node.set("include", [exp.Column(this=i) for i in _identifier_list(c)])
     if c.words("DISTRIBUTED", "BY"):
         node.set("distributed_by", [exp.Column(this=i) for i in _identifier_list(c)])
+    if c.words("WITH"):  # parser.rs parse_create_index: WITH (options) after DISTRIBUTED BY
+        node.set("options", _with_options(c))
     return node
 
 
@@ -423,6 +443,16 @@ def _create_database(c: _Cursor) -> exp.Expression:
     if c.words(_RG):
         c.tok(TokenType.EQ)
         node.set("resource_group", _set_value(c))
+    return node
+
+
+def _create_schema(c: _Cursor) -> exp.Expression:
+    exists = _if_not_exists(c)
+    if c.word() == "AUTHORIZATION":  # a schema named after a user: users are not simulated
+        return _command(c, c.toks[0])
+    node = ast.CreateSchema(exists=exists or None, this=c.object_name())
+    if c.word() == "AUTHORIZATION":
+        return _command(c, c.toks[0])
     return node
 
 
@@ -439,7 +469,7 @@ _CREATE_KINDS: tuple[tuple[tuple[str, ...], Callable[[_Cursor], exp.Expression] 
     (("AGGREGATE",), None),
     (("INDEX",), _create_index),
     (("UNIQUE", "INDEX"), _create_index),
-    (("SCHEMA",), None),
+    (("SCHEMA",), _create_schema),
     (("DATABASE",), _create_database),
     (("USER",), None),
     (("SECRET",), None),
@@ -464,7 +494,7 @@ _DROP_KINDS = {
     ("SOURCE",): ast.SOURCE,
     ("SINK",): ast.SINK,
     ("SUBSCRIPTION",): None,
-    ("SCHEMA",): None,
+    ("SCHEMA",): ast.SCHEMA,
     ("DATABASE",): ast.DATABASE,
     ("USER",): None,
     ("SECRET",): None,

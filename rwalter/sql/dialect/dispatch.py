@@ -14,6 +14,7 @@ from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _command, _parse_alter
 from rwalter.sql.dialect.cursor import _TOKENIZER, _Cursor, _is_word
 from rwalter.sql.dialect.ddl import _parse_create, _parse_drop, _sqlglot_parse
+from rwalter.sql.dialect.depth import check_length, check_nesting, check_tree_depth
 from rwalter.sql.dialect.errors import SqlParseError, _Fail, _position
 from rwalter.sql.dialect.statements import (
     _parse_cancel,
@@ -95,6 +96,7 @@ def _unterminated_kind(text: str) -> str:
 
 
 def _parse(text: str) -> exp.Expression:
+    check_length(text)
     toks = _tokenize(text)
     n = len(toks)
     for j, t in enumerate(toks):
@@ -104,6 +106,7 @@ def _parse(text: str) -> exp.Expression:
     c = _Cursor(text, toks, n)
     if n == 0:
         raise c.fail("statement")
+    check_nesting(toks, n)
     first = toks[0]
     word = first.text.upper() if _is_word(first) else None
     handler = _STATEMENTS.get(word) if word else None
@@ -113,6 +116,10 @@ def _parse(text: str) -> exp.Expression:
         if not c.at_end():
             raise c.fail("end of statement")
     elif word in _QUERY_WORDS or first.token_type == TokenType.L_PAREN:
+        if word == "DELETE":  # parse_delete: `DELETE FROM`, nothing else (parser.rs)
+            c.i = 1
+            if not c.words("FROM"):
+                raise c.fail("FROM")
         node = _sqlglot_parse(c, 0, n)
         if isinstance(node, exp.Command):
             raise c.fail_at(f"expected statement, found: {c.display(first)}", first)
@@ -125,6 +132,7 @@ def _parse(text: str) -> exp.Expression:
     for t in toks[n + 1 :]:
         if t.token_type != TokenType.SEMICOLON:
             raise c.fail_at(f"expected end of statement, found: {c.display(t)}", t)
+    check_tree_depth(node)
     return node
 
 

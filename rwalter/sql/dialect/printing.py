@@ -166,7 +166,9 @@ def _g_create_mv(_g: object, e: ast.CreateMaterializedView) -> str:
 
 
 def _g_create_view(_g: object, e: ast.CreateView) -> str:
-    return f"CREATE VIEW {_ine(e)}{_name_sql(e.this)} AS {_g_query(e.args['query'])}"
+    columns = e.args.get("columns")
+    names = " (" + ", ".join(_ident_sql(i) for i in columns) + ")" if columns else ""
+    return f"CREATE VIEW {_ine(e)}{_name_sql(e.this)}{names} AS {_g_query(e.args['query'])}"
 
 
 def _g_create_sink(_g: object, e: ast.CreateSink) -> str:
@@ -195,7 +197,13 @@ def _g_create_index(_g: object, e: ast.CreateIndex) -> str:
             + ", ".join(_ident_sql(x.this) for x in e.args["distributed_by"])
             + ")"
         )
+    if e.args.get("options") is not None:
+        s += " WITH " + _g_options(e.args["options"])
     return s
+
+
+def _g_create_schema(_g: object, e: ast.CreateSchema) -> str:
+    return f"CREATE SCHEMA {_ine(e)}{_name_sql(e.this)}"
 
 
 def _g_create_database(_g: object, e: ast.CreateDatabase) -> str:
@@ -288,6 +296,7 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.CreateSource: _g_create_source,
     ast.CreateMaterializedView: _g_create_mv,
     ast.CreateView: _g_create_view,
+    ast.CreateSchema: _g_create_schema,
     ast.CreateSink: _g_create_sink,
     ast.CreateIndex: _g_create_index,
     ast.CreateDatabase: _g_create_database,

@@ -1,0 +1,170 @@
+"""The frontend's catalog lookups by name, with which of them see jobs that are still creating.
+
+Models ``src/frontend/src/catalog/root_catalog.rs:703-935`` and ``schema_catalog.rs``: tables,
+materialized views and indexes share one namespace of *table catalogs*; sinks, sources and
+views have their own. ``get_any_*`` finds creating jobs too, ``get_created_*`` only created
+ones (``bind_creating`` in ``get_table_by_name``), and each handler picks one, which decides
+whether ``DROP TABLE`` on a creating job says ``table not found``. A miss is
+``CatalogError::NotFound`` (``<kind> not found: <name>``, ``catalog/mod.rs``).
+
+``bad_drop_error`` is ``TableCatalog::bad_drop_error`` (``catalog/table_catalog.rs:387-401``):
+the text DROP and WAIT give when the name is a table catalog of another kind.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from rwalter.errors import RwError, catalog_error, invalid_input
+from rwalter.meta.client import Relation
+from rwalter.sql.dialect import real_value, to_sql
+
+# The kinds held as table catalogs in the frontend (``TableType``, ``proto/catalog.proto``).
+TABLE_CATALOG_KINDS = ("table", "materialized view", "index")
+
+# ``bad_drop_error``: what to use instead, by the kind actually found.
+_BAD_DROP = {
+    "materialized view": "Use `DROP MATERIALIZED VIEW` to drop a materialized view.",
+    "index": "Use `DROP INDEX` to drop an index.",
+    "table": "Use `DROP TABLE` to drop a table.",
+    "internal": "Internal tables cannot be dropped.",
+}
+
+
+# The schemas every database has (``create_op.rs:105-120``); rwalter holds relations in public.
+SYSTEM_SCHEMAS = ("public", "pg_catalog", "information_schema", "rw_catalog")
+CURRENT_DATABASE = "dev"
+DATABASE_ID = 1
+
+
+def schema_names(session) -> tuple[str, ...]:
+    """The schemas of the current database: its four own and those CREATE SCHEMA made."""
+    return SYSTEM_SCHEMAS + tuple(n for _, n in session.client.catalog.user_schemas(DATABASE_ID))
+
+
+def resolve_schema_qualified_name(table: exp.Expression) -> tuple[str | None, str]:
+    """``Binder::resolve_schema_qualified_name`` (``binder/relation/mod.rs:254-283``):
+    ``[db.][schema.]name``; a database other than the current one is refused."""
+    name = real_value(table.this) if isinstance(table.this, exp.Identifier) else table.name
+    db, catalog = table.args.get("db"), table.args.get("catalog")
+    if catalog is not None and real_value(catalog) != CURRENT_DATABASE:
+        raise invalid_input(
+            f'cross-database references are not implemented: "{written_name(table)}"'
+        )
+    return (real_value(db) if db is not None else None), name
+
+
+def written_name(table: exp.Expression) -> str:
+    """The name as ``ObjectName``'s Display prints it (identifiers as written)."""
+    parts = [table.args.get("catalog"), table.args.get("db"), table.this]
+    return ".".join(to_sql(p) for p in parts if p is not None)
+
+
+def schema_path(session, schema: str | None) -> tuple[str, ...]:
+    """``SchemaPath::new``: the named schema, which must exist (``schema not found: s``), or
+    the session's ``search_path`` (``"$user", public``; ``$user`` is the session user)."""
+    if schema is not None:
+        if schema not in schema_names(session):
+            raise catalog_error(f"schema not found: {schema}")
+        return (schema,)
+    path = str(session.config.get("search_path"))
+    names = [p.strip().strip('"') for p in path.split(",")]
+    return tuple("root" if n == "$user" else n for n in names if n)
+
+
+def schema_for_create(session, schema: str | None) -> str:
+    """``get_database_and_schema_id_for_create``: the named schema, which must exist, or the
+    first schema of the search path that exists (``root_catalog.rs:665-688``)."""
+    if schema is not None:
+        return schema_path(session, schema)[0]
+    known = schema_names(session)
+    for name in schema_path(session, None):
+        if name in known:
+            return name
+    raise catalog_error("first valid schema not found: no schema has been selected to create in")
+
+
+def unqualify_user_relations(session, node: exp.Expression) -> exp.Expression:
+    """A query with ``schema.name`` of user relations written as ``name`` (their rows are kept
+    under the bare name); system relations and unknown names are left for the binder."""
+    out = node
+    for table in list(node.find_all(exp.Table)):
+        db = table.args.get("db")
+        if db is None or real_value(db) in ("pg_catalog", "information_schema", "rw_catalog"):
+            continue
+        try:
+            schema, name = resolve_schema_qualified_name(table)
+            rel = find_relation(session, name, schema)
+        except RwError:
+            continue
+        if rel is not None:
+            table.set("db", None)
+            table.set("catalog", None)
+    return out
+
+
+def is_created(session, rel: Relation) -> bool:
+    """``stream_job_status == Created``; objects without a job (views, plain sources) are."""
+    job = session.client.catalog.job(rel.id)
+    return job is None or job.status == "CREATED"
+
+
+def find_relation(session, name: str, schema: str | None = None) -> Relation | None:
+    """The relation named ``name`` in the schema path (any kind)."""
+    path = schema_path(session, schema)
+    rel = session.client.catalog.relation_by_name(name)
+    if rel is None or rel.schema_name not in path:
+        return None
+    return rel
+
+
+def _lookup(
+    session, name: str, kinds: tuple[str, ...], bind_creating: bool, schema: str | None
+) -> Relation | None:
+    rel = find_relation(session, name, schema)
+    if rel is None or rel.kind not in kinds:
+        return None
+    if not bind_creating and not is_created(session, rel):
+        return None
+    return rel
+
+
+def get_any_table_by_name(session, name: str, schema: str | None = None) -> Relation | None:
+    """A table, MV or index, created or creating (``root_catalog.rs:719-728``)."""
+    return _lookup(session, name, TABLE_CATALOG_KINDS, True, schema)
+
+
+def get_created_table_by_name(session, name: str, schema: str | None = None) -> Relation | None:
+    """A created table, MV or index (``root_catalog.rs:730-739``)."""
+    return _lookup(session, name, TABLE_CATALOG_KINDS, False, schema)
+
+
+def get_any_index_by_name(session, name: str, schema: str | None = None) -> Relation | None:
+    """An index, created or creating (``root_catalog.rs:894-907``)."""
+    return _lookup(session, name, ("index",), True, schema)
+
+
+def get_any_sink_by_name(session, name: str, schema: str | None = None) -> Relation | None:
+    """A sink, created or creating (``root_catalog.rs:846-853``)."""
+    return _lookup(session, name, ("sink",), True, schema)
+
+
+def get_source_by_name(session, name: str, schema: str | None = None) -> Relation | None:
+    """A source (``root_catalog.rs:815-828``). A table with a connector has an associated
+    source of the same name, so it is found too."""
+    rel = find_relation(session, name, schema)
+    if rel is None:
+        return None
+    if rel.kind == "source" or (rel.kind == "table" and rel.connector):
+        return rel
+    return None
+
+
+def get_view_by_name(session, name: str, schema: str | None = None) -> Relation | None:
+    """A view (``root_catalog.rs:923-935``)."""
+    return _lookup(session, name, ("view",), True, schema)
+
+
+def bad_drop_error(rel: Relation) -> RwError:
+    """``Invalid input syntax: Use `DROP TABLE` to drop a table.`` and its siblings."""
+    return invalid_input(_BAD_DROP[rel.kind])

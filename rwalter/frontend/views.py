@@ -1,0 +1,88 @@
+"""Views in queries: what a query reads, and a view's query put in place of its name.
+
+RisingWave's binder binds a view by parsing its stored SQL and binding that query where the
+name stands (``binder/relation/table_or_source.rs:594-650``, ``resolve_view_relation``); the
+view and everything its query reads join the statement's ``included_relations``, which become
+the job's (or the view's) dependencies in meta (``object_dependency``). So an MV or sink can be
+built over a view, ``DROP TABLE`` is refused while a view reads the table, and ``CASCADE``
+removes the views too (``controller/utils.rs:813-990``).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from rwalter.frontend import catalog_reader as reader
+from rwalter.meta.client import Relation
+from rwalter.sql.dialect import parse_statement
+
+# A view nested deeper than this is surely a cycle (RisingWave forbids them at CREATE).
+_MAX_DEPTH = 64
+
+
+def _cte_names(query: exp.Expression) -> set[str]:
+    return {cte.alias_or_name for cte in query.find_all(exp.CTE)}
+
+
+def referenced_relations(session, query: exp.Expression) -> list[Relation]:
+    """The catalog relations a query names (CTEs aside), in order of first mention."""
+    ctes = _cte_names(query)
+    seen: dict[int, Relation] = {}
+    for table in query.find_all(exp.Table):
+        if not table.name or table.name in ctes or isinstance(table.this, exp.Func):
+            continue
+        try:
+            schema, name = reader.resolve_schema_qualified_name(table)
+            rel = reader.find_relation(session, name, schema)
+        except Exception:  # a system relation or a bad name: the binder reports it later
+            continue
+        if rel is not None:
+            seen.setdefault(rel.id, rel)
+    return list(seen.values())
+
+
+def view_query(rel: Relation) -> exp.Expression:
+    """The query a view was created with (its stored definition), its columns renamed by the
+    view's column list if it has one."""
+    node = parse_statement(rel.definition)
+    return renamed(node.args["query"], node.args.get("columns"), rel.name)
+
+
+def renamed(query: exp.Expression, columns, name: str) -> exp.Expression:
+    """``SELECT * FROM (query) AS name(columns)``, or ``query`` itself without a column list."""
+    if not columns:
+        return query
+    alias = exp.TableAlias(this=exp.to_identifier(name), columns=[c.copy() for c in columns])
+    return exp.select("*").from_(exp.Subquery(this=query.copy(), alias=alias))
+
+
+def inline_views(session, query: exp.Expression) -> tuple[exp.Expression, list[int]]:
+    """``query`` with every view it reads replaced by ``(view query) AS name``, and the ids of
+    the views (directly or through other views) it read."""
+    out = query.copy()
+    view_ids: list[int] = []
+    for _ in range(_MAX_DEPTH):
+        ctes = _cte_names(out)
+        found = False
+        for table in list(out.find_all(exp.Table)):
+            if not table.name or table.name in ctes:
+                continue
+            try:
+                schema, name = reader.resolve_schema_qualified_name(table)
+                rel = reader.get_view_by_name(session, name, schema)
+            except Exception:
+                continue
+            if rel is None:
+                continue
+            found = True
+            if rel.id not in view_ids:
+                view_ids.append(rel.id)
+            alias = table.alias or name
+            table.replace(
+                exp.Subquery(
+                    this=view_query(rel), alias=exp.TableAlias(this=exp.to_identifier(alias))
+                )
+            )
+        if not found:
+            return out, view_ids
+    return out, view_ids

@@ -1,0 +1,91 @@
+"""Notices the DROP and CREATE handlers send, which ``.slt`` files cannot see.
+
+- ``IF EXISTS`` misses: ``<kind> "<name>" does not exist, skipping`` with the DROP tag
+  (``src/frontend/src/handler/drop_{table,mv,index,source,sink,view,database}.rs``).
+- ``IF NOT EXISTS`` on a created relation: ``relation "<name>" already exists, skipping``
+  (``src/frontend/src/session.rs:1080-1085``); on a job still being created there is no notice:
+  meta waits for it when the statement is foreground and returns at once when it is background
+  (``src/meta/src/rpc/ddl_controller.rs:1162-1179``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rwalter.session import Session
+
+
+@pytest.fixture
+def session():
+    with Session() as s:
+        yield s
+
+
+def run(session: Session, sql: str):
+    result = session.execute(sql)
+    assert result.error is None, result.error.rendered()
+    return result
+
+
+@pytest.mark.parametrize(
+    ("kind", "tag"),
+    [
+        ("TABLE", "DROP_TABLE"),
+        ("MATERIALIZED VIEW", "DROP_MATERIALIZED_VIEW"),
+        ("INDEX", "DROP_INDEX"),
+        ("SOURCE", "DROP_SOURCE"),
+        ("SINK", "DROP_SINK"),
+        ("VIEW", "DROP_VIEW"),
+        ("DATABASE", "DROP_DATABASE"),
+    ],
+)
+def test_drop_if_exists_notice(session: Session, kind: str, tag: str) -> None:
+    result = run(session, f'DROP {kind} IF EXISTS "Nope"')
+    word = kind.lower()
+    assert (result.tag, result.notices) == (tag, [f'{word} "Nope" does not exist, skipping'])
+
+
+def test_create_if_not_exists_created(session: Session) -> None:
+    run(session, "CREATE TABLE t (v INT)")
+    result = run(session, "CREATE TABLE IF NOT EXISTS t (v INT)")
+    assert (result.tag, result.notices) == (
+        "CREATE_TABLE",
+        ['relation "t" already exists, skipping'],
+    )
+
+
+def _creating_mv(session: Session) -> None:
+    run(session, "CREATE TABLE t (v INT)")
+    run(session, "INSERT INTO t SELECT 1 FROM generate_series(1, 10000)")
+    run(session, "SET backfill_rate_limit = 1000")
+    run(session, "SET background_ddl = true")
+    run(session, "CREATE MATERIALIZED VIEW m AS SELECT * FROM t")
+
+
+def progress_rows(session: Session) -> int:
+    return int(run(session, "SELECT count(*) FROM rw_ddl_progress").rows[0][0])
+
+
+def test_if_not_exists_on_creating_job_background_returns(session: Session) -> None:
+    _creating_mv(session)
+    result = run(session, "CREATE MATERIALIZED VIEW IF NOT EXISTS m AS SELECT * FROM t")
+    assert (result.tag, result.notices) == ("CREATE_MATERIALIZED_VIEW", [])
+    assert progress_rows(session) == 1
+
+
+def test_if_not_exists_on_creating_job_foreground_waits(session: Session) -> None:
+    _creating_mv(session)
+    run(session, "SET background_ddl = false")
+    result = run(session, "CREATE MATERIALIZED VIEW IF NOT EXISTS m AS SELECT * FROM t")
+    assert (result.tag, result.notices) == ("CREATE_MATERIALIZED_VIEW", [])
+    assert progress_rows(session) == 0
+
+
+def test_duplicate_creating_job_text(session: Session) -> None:
+    _creating_mv(session)
+    result = session.execute("CREATE MATERIALIZED VIEW m AS SELECT * FROM t")
+    assert result.error is not None
+    assert (
+        result.error.message
+        == "materialized view named m already exists and is still being created"
+    )

@@ -1,0 +1,76 @@
+"""Ctrl-C is an interrupt everywhere (issue: Ctrl-C during a DuckDB call became
+``RuntimeError: Query interrupted`` reported as ``bug``, and ``--on-error continue`` went on).
+
+In a real terminal (pexpect): a batch run ends with exit 130 even inside a long INSERT, and the
+REPL cancels the running statement with RisingWave's text for a cancelled query
+(``src/frontend/src/scheduler/local.rs:145-149``: ``Query cancelled: Cancelled by user``) and
+keeps nothing of it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from tests.repl.test_repl_pty import PROMPT, TIMEOUT, pexpect, repl_env
+
+# Two billion rows: minutes of work and gigabytes, unless Ctrl-C stops it.
+LONG_INSERT = "INSERT INTO t SELECT * FROM generate_series(1, 2000000000)"
+
+
+def spawn(args: list[str], tmp_path: Path) -> pexpect.spawn:
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "rwalter", *args],
+        cwd=str(tmp_path),
+        env=repl_env(tmp_path),
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(50, 220),
+    )
+
+
+def test_ctrl_c_in_a_batch_insert_exits_130_even_with_on_error_continue(tmp_path: Path) -> None:
+    script = f"CREATE TABLE t (v BIGINT); {LONG_INSERT}; SELECT 42 AS after_interrupt"
+    child = spawn(["--echo", "--on-error", "continue", "-c", script], tmp_path)
+    try:
+        child.expect_exact(LONG_INSERT, timeout=TIMEOUT)  # --echo: the INSERT is running
+        time.sleep(1.0)
+        child.sendintr()
+        child.expect(pexpect.EOF, timeout=TIMEOUT)
+        out = child.before.replace("\r", "")
+        child.close()
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert child.exitstatus == 130, out
+    assert "rwalter: error: interrupted" in out
+    assert "bug" not in out and "Traceback" not in out and "after_interrupt" not in out
+
+
+def test_ctrl_c_in_the_repl_cancels_the_statement_with_risingwaves_text(tmp_path: Path) -> None:
+    child = spawn(["--clock", "manual"], tmp_path)
+    try:
+        child.expect_exact(PROMPT, timeout=TIMEOUT)
+        child.sendline("CREATE TABLE t (v BIGINT);")
+        child.expect_exact(PROMPT, timeout=TIMEOUT)
+        child.sendline(LONG_INSERT + ";")
+        time.sleep(2.0)
+        child.sendintr()
+        child.expect_exact(PROMPT, timeout=TIMEOUT)
+        out = child.before.replace("\r", "")
+        assert "error [query-cancelled]" in out, out
+        assert "Caused by these errors (recent errors listed first):" in out
+        assert "1: Scheduler error" in out and "2: Query cancelled: Cancelled by user" in out
+        assert "bug" not in out and "Traceback" not in out
+        child.sendline("SELECT count(*) AS n_rows FROM t;")  # the cancelled INSERT left nothing
+        child.expect(r" n_rows \r?\n--------\r?\n +(\d+)\r?\n\(1 row\)", timeout=TIMEOUT)
+        assert child.match.group(1) == "0"
+        child.sendline("\\q")
+        child.expect(pexpect.EOF, timeout=TIMEOUT)
+        child.close()
+        assert child.exitstatus == 0
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
