@@ -42,6 +42,7 @@ import duckdb
 from sqlglot import exp
 
 from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
+from rwalter.common.pg_types import data_type_of
 from rwalter.common.rate_limit import CREATE_OPTION_NODE
 from rwalter.errors import (
     CATALOG_EXISTS,
@@ -252,7 +253,7 @@ def new_relation(name: str, kind: str, definition: str, graph, **kw) -> Relation
         schema_name="public",
         definition=definition,
         columns=list(kw.pop("columns", graph.columns if graph else [])),
-        column_types=kw.pop("column_types", []),
+        column_types=[data_type_of(t) for t in kw.pop("column_types", [])],
         dist_key=list(graph.dist_key) if graph else [],
         stream_key=list(graph.stream_key) if graph else [],
         append_only=bool(graph.append_only) if graph else False,
@@ -416,10 +417,12 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     if node.args.get("query") is not None:
         query = reader.unqualify_user_relations(session, node.args["query"].copy())
         bind_window_calls(session, query)
-        create_query_storage(batch, name, query, "TABLE")  # binds before planning
+        schema = create_query_storage(batch, name, query, "TABLE")  # binds before planning
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         check_unique_columns(graph.columns)
-        rel = new_relation(name, "table", _definition(session, node), graph)
+        rel = new_relation(
+            name, "table", _definition(session, node), graph, column_types=[t for _, t in schema]
+        )
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
@@ -472,7 +475,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
     names = [real_value(c) for c in node.args.get("columns") or []]
-    create_query_storage(session.client.batch, name, query, columns=names)
+    schema = create_query_storage(session.client.batch, name, query, columns=names)
     planned, view_ids = inline_views(session, query)
     view_ids += [r.id for r in referenced_relations(session, planned)]
     cfg = session.config
@@ -488,7 +491,13 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     if names:
         graph.columns = tuple(names)
     check_unique_columns(graph.columns)
-    rel = new_relation(name, "materialized view", _definition(session, node), graph)
+    rel = new_relation(
+        name,
+        "materialized view",
+        _definition(session, node),
+        graph,
+        column_types=[t for _, t in schema],
+    )
     background = _background(session, graph)
     rel.background = background
     _, notices = submit(
@@ -645,8 +654,15 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
                 ["internal error: view has different number of columns than the query's columns"],
                 QUERY,
             )
-    create_query_storage(batch, name, renamed(query, columns, name))
-    rel = new_relation(name, "view", _definition(session, node), None)
+    schema = create_query_storage(batch, name, renamed(query, columns, name))
+    rel = new_relation(
+        name,
+        "view",
+        _definition(session, node),
+        None,
+        columns=[c for c, _ in schema],
+        column_types=[t for _, t in schema],
+    )
     # Its dependencies: the views it reads and what their queries read (``create_view.rs``).
     inlined, view_ids = inline_views(session, query)
     rel.depends_on = sorted({*view_ids, *(r.id for r in referenced_relations(session, inlined))})

@@ -210,21 +210,24 @@ def create_query_storage(
     query: exp.Expression,
     what: str = "VIEW",
     columns: list[str] | None = None,
-) -> None:
+) -> list[tuple[str, str]]:
     """DuckDB storage over ``query``: a ``VIEW`` (an MV's or a view's rows) or a ``TABLE`` (CREATE
     TABLE AS), binding it as RisingWave would: an unknown relation or column fails the CREATE
     with the query's errors. ``columns`` (``CREATE MATERIALIZED VIEW v (a, b)``) rename the
-    outputs one for one (``PlanRoot::set_out_names``, ``optimizer/mod.rs:223-231``)."""
+    outputs one for one (``PlanRoot::set_out_names``, ``optimizer/mod.rs:223-231``). Returns the
+    bound query's schema, each column's name and RisingWave type, as the catalog keeps it."""
     check_number_literals(query)
     sql = transpile_query(name_columns(_current_versions(query)))
+    probe = f"SELECT * FROM {storage_name(name)} LIMIT 0"
     try:
         batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
         if columns:
-            width = len(batch.execute(f"SELECT * FROM {storage_name(name)} LIMIT 0").description)
+            width = len(batch.execute(probe).description)
             if width != len(columns):
                 raise invalid_input("number of column names does not match number of columns")
             names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
             batch.execute(f"CREATE OR REPLACE {what} {storage_name(name)} ({names}) AS {sql}")
+        return [(d[0], rw_type(d[1])) for d in batch.execute(probe).description or []]
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 

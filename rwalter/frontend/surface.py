@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from rwalter.common.pg_types import data_type_of
 from rwalter.errors import (
     NOT_IMPLEMENTED_TAIL,
     QUERY,
@@ -113,24 +114,6 @@ def function_name(f: exp.Func) -> str | None:
     return written.lower() if written else None
 
 
-_TYPE_NAMES = {
-    "INT": "integer",
-    "BIGINT": "bigint",
-    "SMALLINT": "smallint",
-    "DOUBLE": "double precision",
-    "FLOAT": "real",
-    "DECIMAL": "numeric",
-    "VARCHAR": "character varying",
-    "TEXT": "character varying",
-    "BOOLEAN": "boolean",
-    "DATE": "date",
-    "TIMESTAMP": "timestamp without time zone",
-    "TIMESTAMPTZ": "timestamp with time zone",
-    "INTERVAL": "interval",
-    "JSONB": "jsonb",
-}
-
-
 def _arg_type(e: exp.Expression, columns: dict[str, str]) -> str:
     """The RisingWave type name of an argument, as far as the text and the query's tables show."""
     if isinstance(e, exp.Column) and e.name.lower() in columns:
@@ -144,7 +127,7 @@ def _arg_type(e: exp.Expression, columns: dict[str, str]) -> str:
     if isinstance(e, exp.Boolean):
         return "boolean"
     if isinstance(e, exp.Cast):
-        return _TYPE_NAMES.get(e.to.this.name, e.to.sql().lower())
+        return data_type_of(e.to.sql("postgres"))
     if isinstance(e, exp.Array) and e.expressions:
         return _arg_type(e.expressions[0], columns) + "[]"
     return "unknown"
@@ -297,7 +280,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
             rel = session.client.catalog.relation_by_name(object_name(table))
             if rel is not None:
                 for c, t in zip(rel.columns, rel.column_types, strict=False):
-                    columns.setdefault(c, _TYPE_NAMES.get(t.upper(), t))
+                    columns.setdefault(c, data_type_of(t))
     _bind_collations(node)  # an operator binds its operands first
     _bind_operators(node)
     for f in list(node.find_all(exp.Func)):

@@ -24,6 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rwalter.common.pg_types import data_type_of
 from rwalter.live import pgtext
 from rwalter.live.graph import GraphRows
 from rwalter.live.rows import at_row, fault, rows_of
@@ -304,7 +305,7 @@ def _columns_of_definition(definition: str) -> tuple[list[str], list[str]]:
     if not isinstance(node, ast.CreateTable):
         return [], []
     defs = node.expressions or []
-    return [c.name for c in defs], [str(c.args["kind"]) for c in defs]
+    return [c.name for c in defs], [data_type_of(str(c.args["kind"])) for c in defs]
 
 
 def build_state(snap: Snapshot) -> tuple[State, LoadReport]:

@@ -445,6 +445,7 @@ from rwalter.meta import (  # noqa: E402
 
 MACROS.update(catalog_views_rw.MACROS)
 MACROS.update(catalog_views_rw.FUNCTIONS)
+MACROS.update(catalog_views_pg_types.MACROS)
 MACROS.update(catalog_views_pg.FUNCTIONS)
 MACROS.update(catalog_views_pg_types.FUNCTIONS)
 VIEWS.update(catalog_views_rw.VIEWS)

@@ -8,8 +8,9 @@ with ``format_type`` (all under ``src/frontend/src/catalog/system_catalog/``):
   ``typtype`` ``b``, ``typdelim`` ``,``, ``typtypmod`` -1 and ``typlen`` 0 as RisingWave fills
   them (``e2e_test/batch/catalog/pg_type.slt.part``).
 * ``rw_catalog/rw_columns.rs``: one row per column of the session database's tables, materialized
-  views, views and sources, 1-based positions, RisingWave's type name, OID, ``typlen`` and
-  ``pg_name`` (``list`` for an array). rwalter keeps a relation's visible columns only: hidden
+  views, views and sources, from the meta store's relations (the columns and the types the
+  frontend bound, so a snapshot's relations give the same rows), 1-based positions, RisingWave's
+  type name, OID, ``typlen`` and ``pg_name`` (``list`` for an array). rwalter keeps a relation's visible columns only: hidden
   columns (``_row_id``, ``_rw_timestamp``, an MV's hidden key columns), primary and distribution
   keys, and the columns of sinks, indexes and system catalogs are not modelled.
 * ``pg_catalog/pg_attribute.rs``: RisingWave's view over ``rw_columns`` (``e2e_test/batch/
@@ -20,24 +21,30 @@ with ``format_type`` (all under ``src/frontend/src/catalog/system_catalog/``):
 
 from __future__ import annotations
 
-from rwalter.common.pg_types import BASE_TYPES, RW_TYPE_ROWS, format_type_names
-from rwalter.meta.catalog_views_information_schema import TYPES
+from rwalter.common.pg_types import BASE_TYPES, OTHER_TYPES, RW_TYPE_ROWS, format_type_names
 
 _TYPE_ROWS = ",\n    ".join(
     f"({oid}, '{name}', '{inp}', {elem}, {arr})" for oid, name, inp, elem, arr in RW_TYPE_ROWS
 )
-_BASE_ROWS = ",\n    ".join(
-    f"('{t.display}', {t.oid}, {t.array_oid}, '{t.pg_name}', {t.len})" for t in BASE_TYPES
-)
-_DISPLAY = "\n".join(f"WHEN '{duck}' THEN '{names[0]}'" for duck, names in TYPES.items())
-_BASE_OF = "regexp_replace(c.data_type, '(\\[\\])+$', '')"
 _FORMAT = "\n".join(f"WHEN {oid} THEN '{name}'" for oid, name in format_type_names().items())
 
 
-def _display(col: str) -> str:
-    return f"""CASE WHEN {col} LIKE 'DECIMAL%' THEN 'numeric'
-        ELSE CASE {col} {_DISPLAY} ELSE lower({col}) END END"""
+def _case(values: dict[str, object], default: str) -> str:
+    """``CASE t WHEN '<display>' THEN <value> ... END`` over the one type table."""
+    whens = "\n".join(
+        f"WHEN '{k}' THEN {v if isinstance(v, int) else repr(v)}" for k, v in values.items()
+    )
+    return f"CASE t {whens} ELSE {default} END"
 
+
+_OIDS = {t.display: t.oid for t in BASE_TYPES} | {k: v[0] for k, v in OTHER_TYPES.items()}
+_ARRAY_OIDS = {t.display: t.array_oid for t in BASE_TYPES} | {
+    k: v[1] for k, v in OTHER_TYPES.items()
+}
+_LENS = {t.display: t.len for t in BASE_TYPES} | {k: v[2] for k, v in OTHER_TYPES.items()}
+_PG_NAMES = {t.display: t.pg_name for t in BASE_TYPES}
+# A list's element type, its brackets removed (DataType::unnest_list).
+_ELEM = "regexp_replace(t, '(\\[\\])+$', '')"
 
 VIEWS: dict[str, str] = {
     "rw_types": f"""
@@ -52,28 +59,21 @@ SELECT t.id AS oid, t.name AS typname, t.typelem, t.typarray, t.input_oid AS typ
     CAST(NULL AS INTEGER) AS typreceive
 FROM rw_catalog.rw_types t
 CROSS JOIN (SELECT id FROM rw_catalog.rw_schemas WHERE name = 'pg_catalog') s""",
-    "rw_columns": f"""
+    "rw_columns": """
 WITH cols AS (
-    SELECT r.id AS relation_id, c.column_name AS name,
-        CAST(row_number() OVER (PARTITION BY r.id ORDER BY c.column_index) AS INTEGER)
-            AS position,
-        c.data_type LIKE '%[]' AS is_list,
-        {_display(_BASE_OF)} AS base,
-        length(c.data_type) - length({_BASE_OF}) AS brackets
-    FROM rw_catalog.rw_relations r
-    JOIN duckdb_columns() c ON c.schema_name = 'main' AND c.table_name = r.name
-    WHERE r.relation_type IN ('table', 'materialized view', 'view', 'source'))
+    SELECT r.id AS relation_id, unnest(r.columns) AS name,
+        CAST(unnest(range(1, len(r.columns) + 1)) AS INTEGER) AS position,
+        unnest(r.column_types) AS data_type
+    FROM rw_catalog.rw_relations rr
+    JOIN rwmeta.relations r ON r.id = rr.id
+    WHERE rr.relation_type IN ('table', 'materialized view', 'view', 'source'))
 SELECT cols.relation_id, cols.name, cols.position, false AS is_hidden,
     false AS is_primary_key, false AS is_distribution_key, false AS is_generated,
-    true AS is_nullable, CAST(NULL AS VARCHAR) AS generation_expression,
-    cols.base || repeat('[]', CAST(cols.brackets / 2 AS INTEGER)) AS data_type,
-    CAST(CASE WHEN cols.is_list THEN coalesce(b.array_oid, 1015)
-        ELSE coalesce(b.oid, 1043) END AS INTEGER) AS type_oid,
-    CAST(CASE WHEN cols.is_list THEN -1 ELSE coalesce(b.len, -1) END AS SMALLINT) AS type_len,
-    CASE WHEN cols.is_list THEN 'list' ELSE coalesce(b.pg_name, cols.base) END AS udt_type
+    true AS is_nullable, CAST(NULL AS VARCHAR) AS generation_expression, cols.data_type,
+    CAST(rw_catalog.rw_type_oid(cols.data_type) AS INTEGER) AS type_oid,
+    CAST(rw_catalog.rw_type_len(cols.data_type) AS SMALLINT) AS type_len,
+    rw_catalog.rw_pg_name(cols.data_type) AS udt_type
 FROM cols
-LEFT JOIN (VALUES
-    {_BASE_ROWS}) b(display, oid, array_oid, pg_name, len) ON b.display = cols.base
 ORDER BY cols.relation_id, cols.position""",
     "pg_attribute": """
 SELECT c.relation_id AS attrelid, c.name AS attname, c.type_oid AS atttypid,
@@ -87,6 +87,31 @@ FROM rw_catalog.rw_columns c
 WHERE c.is_hidden = false""",
 }
 
+# DataType::to_oid, type_len and pg_name (postgres_type.rs:60-180) of a displayed type; the same
+# rules as rwalter.common.pg_types.type_oid / type_len / pg_name, over the same table.
+MACROS: dict[str, tuple[str, str]] = {
+    "rw_type_oid": (
+        "t",
+        f"""CASE WHEN t LIKE '%[]' THEN
+                CASE WHEN {_ELEM} LIKE 'struct%' THEN 2287
+                    WHEN {_ELEM} LIKE 'map%' THEN 1304
+                    ELSE {_case(_ARRAY_OIDS, "1015").replace("CASE t", "CASE " + _ELEM)} END
+            WHEN t LIKE 'struct%' THEN 2249
+            WHEN t LIKE 'map%' THEN 1303
+            ELSE {_case(_OIDS, "1043")} END""",
+    ),
+    "rw_type_len": (
+        "t",
+        f"""CASE WHEN t LIKE '%[]' OR t LIKE 'struct%' OR t LIKE 'map%' THEN -1
+            ELSE {_case(_LENS, "-1")} END""",
+    ),
+    "rw_pg_name": (
+        "t",
+        f"""CASE WHEN t LIKE '%[]' THEN 'list' WHEN t LIKE 'struct%' THEN 'struct'
+            WHEN t LIKE 'map%' THEN 'map' ELSE {_case(_PG_NAMES, "t")} END""",
+    ),
+}
+
 FUNCTIONS: dict[str, tuple[str, str]] = {
     "format_type": (
         "oid, typmod",
@@ -95,4 +120,4 @@ FUNCTIONS: dict[str, tuple[str, str]] = {
     ),
 }
 
-__all__ = ["FUNCTIONS", "VIEWS"]
+__all__ = ["FUNCTIONS", "MACROS", "VIEWS"]

@@ -1,9 +1,8 @@
-"""RisingWave's data types on the wire: type OIDs, type lengths, and the binary format.
+"""RisingWave's data types on the wire: the binary format of results and parameters.
 
-Models ``src/common/src/types/postgres_type.rs`` (``for_all_base_types``: OID, array OID and
-``typlen`` of each type; ``to_oid`` and ``from_oid``, where OID 25 ``text`` is read as
-``varchar``) and the binary encodings of ``src/common/src/types/to_binary.rs`` /
-``from_binary.rs``, which follow Postgres' ``*send``/``*recv``. A result value reaches this
+The type facts (OIDs, lengths, ``from_oid``) are :mod:`rwalter.common.pg_types`'s, re-exported
+here for the protocol modules. This module models the binary encodings of
+``src/common/src/types/to_binary.rs`` / ``from_binary.rs``, which follow Postgres' ``*send``/``*recv``. A result value reaches this
 module as the text RisingWave prints for it (``Result.rows``); the binary form a driver asks for
 (asyncpg asks for binary) is derived from that text, so the two formats can never disagree.
 """
@@ -15,84 +14,17 @@ import re
 import struct
 from decimal import Decimal, InvalidOperation
 
-# RisingWave type name → (OID, array OID, typlen), postgres_type.rs:30-47.
-BASE_TYPES: dict[str, tuple[int, int, int]] = {
-    "boolean": (16, 1000, 1),
-    "bytea": (17, 1001, -1),
-    "bigint": (20, 1016, 8),
-    "smallint": (21, 1005, 2),
-    "integer": (23, 1007, 4),
-    "real": (700, 1021, 4),
-    "double precision": (701, 1022, 8),
-    "character varying": (1043, 1015, -1),
-    "date": (1082, 1182, 4),
-    "time without time zone": (1083, 1183, 8),
-    "timestamp without time zone": (1114, 1115, 8),
-    "timestamp with time zone": (1184, 1185, 8),
-    "interval": (1186, 1187, 16),
-    "numeric": (1700, 1231, -1),
-    "jsonb": (3802, 3807, -1),
-}
-# Types outside the base table (postgres_type.rs:122-138).
-OTHER_TYPES: dict[str, tuple[int, int, int]] = {
-    "serial": (20, 1016, 8),
-    "rw_int256": (1301, 1302, -1),
-}
-VARCHAR = "character varying"
+from rwalter.common.pg_types import (
+    VARCHAR,
+    UnsupportedOid,
+    element_type,
+    type_from_oid,
+    type_len,
+    type_oid,
+)
+
 EPOCH_2000 = dt.datetime(2000, 1, 1)
 _EPOCH_2000_UTC = EPOCH_2000.replace(tzinfo=dt.UTC)
-
-
-class UnsupportedOid(Exception):
-    """``Unsupported oid {0}`` (postgres_type.rs:55)."""
-
-    def __init__(self, oid: int) -> None:
-        super().__init__(f"Unsupported oid {oid}")
-
-
-def element_type(name: str) -> str | None:
-    """``integer[]`` → ``integer``; None when ``name`` is not a list type."""
-    return name[:-2] if name.endswith("[]") else None
-
-
-def type_oid(name: str) -> int:
-    """``DataType::to_oid``: a list's array OID, 2249 for a struct, 1303 for a map."""
-    elem = element_type(name)
-    if elem is not None:
-        while element_type(elem) is not None:  # unnest_list
-            elem = element_type(elem) or elem
-        if elem.startswith("struct"):
-            return 2287
-        return (BASE_TYPES.get(elem) or OTHER_TYPES.get(elem) or BASE_TYPES[VARCHAR])[1]
-    if name.startswith("struct"):
-        return 2249
-    if name.startswith("map"):
-        return 1303
-    return (BASE_TYPES.get(name) or OTHER_TYPES.get(name) or BASE_TYPES[VARCHAR])[0]
-
-
-def type_len(name: str) -> int:
-    if element_type(name) is not None or name.startswith(("struct", "map")):
-        return -1
-    return (BASE_TYPES.get(name) or OTHER_TYPES.get(name) or BASE_TYPES[VARCHAR])[2]
-
-
-_BY_OID = {oid: name for name, (oid, _, _) in BASE_TYPES.items()}
-_BY_ARRAY_OID = {arr: name + "[]" for name, (_, arr, _) in BASE_TYPES.items()}
-
-
-def type_from_oid(oid: int) -> str | None:
-    """``DataType::from_oid``: 0 is unspecified (None); 25/1009 read as varchar/varchar[]."""
-    if oid == 0:
-        return None
-    if oid == 25:
-        return VARCHAR
-    if oid == 1009:
-        return VARCHAR + "[]"
-    name = _BY_OID.get(oid) or _BY_ARRAY_OID.get(oid)
-    if name is None:
-        raise UnsupportedOid(oid)
-    return name
 
 
 # -- binary results --------------------------------------------------------------------------
@@ -287,3 +219,16 @@ def parameter_text(raw: bytes, type_name: str, binary: bool) -> str:
         return recv(raw) if recv is not None else raw.decode("utf-8")
     except (struct.error, UnicodeDecodeError, InvalidOperation, OverflowError, ValueError) as exc:
         raise BadParameter(f"invalid binary value for type {type_name}: {exc}") from None
+
+
+__all__ = [
+    "VARCHAR",
+    "BadParameter",
+    "UnsupportedOid",
+    "element_type",
+    "parameter_text",
+    "to_binary",
+    "type_from_oid",
+    "type_len",
+    "type_oid",
+]
