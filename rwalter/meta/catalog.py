@@ -125,10 +125,11 @@ class MetaCatalog:
             self._duck_txn = True
         return self._conn
 
-    def flush(self) -> None:
-        """Write the model's pending changes to DuckDB (inside the statement's transaction)."""
-        if self.model.is_dirty():
-            self.model.flush(self.duck(), self._duck_txn)
+    def flush(self, tables: Iterable[str] | None = None) -> None:
+        """Write the model's pending changes to DuckDB (inside the statement's transaction):
+        those of ``tables`` only, or of every table."""
+        if self.model.is_dirty(tables):
+            self.model.flush(self.duck(), self._duck_txn, tables)
 
     def reload(self) -> None:
         """Re-read every table from DuckDB, for code that wrote ``rwmeta`` by SQL through

@@ -484,6 +484,28 @@ def _dependencies(name: str) -> tuple[str, ...]:
     return macros + views
 
 
+@functools.cache
+def store_tables(name: str) -> frozenset[str]:
+    """The ``rwmeta`` tables a view or macro reads, through every view and macro it reads."""
+    tables = set(re.findall(r"\brwmeta\.(\w+)", _body(name)))
+    for dep in _dependencies(name):
+        tables |= store_tables(dep)
+    return frozenset(tables)
+
+
+def tables_read(sql: str) -> frozenset[str] | None:
+    """The ``rwmeta`` tables SQL reads through the catalog views and functions it names, or
+    None when it may read others: ``rwmeta`` itself, DuckDB's own catalog, or no view it names
+    (when in doubt, every table)."""
+    low = sql.lower()
+    if "rwmeta" in low or "duckdb_" in low:
+        return None
+    names = referenced_views(sql)
+    if not names:
+        return None
+    return frozenset().union(*map(store_tables, names))
+
+
 def _create(name: str) -> str:
     if name in VIEWS:
         return f"CREATE OR REPLACE VIEW rw_catalog.{name} AS {VIEWS[name]}"
@@ -530,4 +552,6 @@ __all__ = [
     "install",
     "referenced_views",
     "show_jobs_sql",
+    "store_tables",
+    "tables_read",
 ]

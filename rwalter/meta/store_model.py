@@ -145,10 +145,17 @@ class Model:
                 row = spec.from_db(names, values)
                 table.set(spec.key_of(row), row)
 
-    def flush(self, conn: duckdb.DuckDBPyConnection, in_transaction: bool) -> int:
-        """Write every dirty row to DuckDB; returns the number of tables written."""
+    def flush(
+        self,
+        conn: duckdb.DuckDBPyConnection,
+        in_transaction: bool,
+        names: Iterable[str] | None = None,
+    ) -> int:
+        """Write every dirty row (of the tables ``names``, or of all) to DuckDB; returns the
+        number of tables written."""
         written = 0
-        for table in self.tables.values():
+        tables = self.tables.values() if names is None else [self.tables[n] for n in names]
+        for table in tables:
             if not table.dirty:
                 continue
             keys, table.dirty = table.dirty, {}

@@ -9,7 +9,8 @@ Every piece of SQL that touches users' data goes through :class:`UserData`, whic
 the SQL can read the meta store: a catalog view (``rw_catalog``, ``pg_catalog``,
 ``information_schema``), ``rwmeta`` itself, or a user's view or MV built over them. Such SQL
 flushes the catalog's pending writes first (write-behind, ``rwalter.meta.catalog``); other SQL
-runs without touching the store. When in doubt, it flushes.
+runs without touching the store. SQL that reads the store only through catalog views flushes
+only the ``rwmeta`` tables those views read. When in doubt, it flushes everything.
 """
 
 from __future__ import annotations
@@ -58,20 +59,35 @@ class UserData:
         self._readers = (relations.version, names)
         return names
 
-    def reads_store(self, sql: str) -> bool:
-        if mentions_store(sql):
-            return True
+    def _reads_store_view(self, sql: str) -> bool:
+        """Whether ``sql`` names a users' view or MV computed from the meta store."""
         readers = self.store_readers()
         if not readers:
             return False
         words = set(re.findall(r"[a-z_][a-z0-9_$]*", sql.lower()))
         return not words.isdisjoint(readers)
 
+    def reads_store(self, sql: str) -> bool:
+        return mentions_store(sql) or self._reads_store_view(sql)
+
+    def tables_read(self, sql: str) -> frozenset[str] | None:
+        """The ``rwmeta`` tables ``sql`` can read (None: any of them), as
+        :func:`rwalter.meta.catalog_views.tables_read` says; a users' view over the store may
+        read any of them."""
+        if not mentions_store(sql):
+            return None if self._reads_store_view(sql) else frozenset()
+        if self._reads_store_view(sql):
+            return None
+        from rwalter.meta import catalog_views
+
+        return catalog_views.tables_read(sql)
+
     def execute(self, sql: str, params: list[Any] | None = None) -> duckdb.DuckDBPyConnection:
-        """Run SQL over users' relations in the statement's transaction (flushing the store first
-        when the SQL can read it)."""
-        if self.reads_store(sql):
-            self.catalog.flush()
+        """Run SQL over users' relations in the statement's transaction (flushing first the
+        store tables the SQL can read)."""
+        tables = self.tables_read(sql)
+        if tables is None or tables:
+            self.catalog.flush(tables)
         conn = self.catalog.duck()
         return conn.execute(sql, params) if params is not None else conn.execute(sql)
 

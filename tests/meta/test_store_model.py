@@ -109,3 +109,40 @@ def test_reload_reads_rows_written_by_sql() -> None:
     catalog.reload()
     assert catalog.worker(1).parallelism == 9
     assert catalog.differences() == []
+
+
+def test_a_catalog_select_flushes_only_the_tables_its_views_read() -> None:
+    """rw_streaming_jobs reads jobs, databases and relations: the fragments and actors of the
+    CREATE wait in memory until SQL reads them, and every answer is still the model's."""
+    s = Session()
+    assert s.execute("CREATE TABLE t (v int)").error is None
+    model = s.meta.catalog.model
+    assert s.execute("SELECT name, status FROM rw_streaming_jobs").rows == [["t", "CREATED"]]
+    assert not model.is_dirty(["streaming_jobs", "relations", "databases"])
+    assert model.is_dirty(["fragments"]) and model.is_dirty(["actors"])
+    rows = s.execute("SELECT fragment_id, parallelism FROM rw_fragments").rows
+    assert rows == [["1", "4"], ["2", "4"]]
+    assert not model.is_dirty(["fragments", "actors", "fragment_relations"])
+    assert model.is_dirty(["info"])  # no view reads the id counters
+    assert s.meta.catalog.differences() == []
+
+
+def test_rollback_after_a_partial_flush_queues_the_flushed_tables_again() -> None:
+    s = Session()
+    assert s.execute("CREATE TABLE t (v int)").error is None
+    catalog = s.meta.catalog
+    assert s.execute("SELECT nope FROM rw_fragments").error is not None
+    assert catalog.model.is_dirty(["fragments", "actors"])  # queued again
+    assert s.execute("SELECT fragment_id FROM rw_fragments").rows == [["1"], ["2"]]
+    assert catalog.differences() == []
+
+
+def test_tables_read_through_views_and_macros() -> None:
+    from rwalter.meta.catalog_views import store_tables, tables_read
+
+    assert store_tables("rw_streaming_jobs") == {"streaming_jobs", "databases", "relations"}
+    assert "schemas" in store_tables("rw_tables")  # through the rw_schema_id macro
+    assert store_tables("rw_relations") >= store_tables("rw_sinks")  # through the views
+    assert tables_read("SELECT * FROM rwmeta.info") is None
+    assert tables_read("SELECT * FROM duckdb_tables()") is None
+    assert tables_read("SELECT 1") is None  # names no view: every table, to be safe
