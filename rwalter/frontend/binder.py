@@ -4,7 +4,8 @@ Models ``src/frontend/src/handler/alter_utils.rs:27-108`` (``resolve_streaming_j
 tables, MVs and indexes are looked up among *tables* including creating ones, so a missing name
 is always ``table not found``; sinks and sources have their own lookups), the not-found texts
 of ``src/frontend/src/catalog/mod.rs`` (``CatalogError::not_found``), and the binding of a DDL's
-column list (``Binder::bind_expr``, ``binder/expr/mod.rs:57-64`` over ``binder/expr/column.rs:98``).
+column list (``Binder::bind_expr``, ``binder/expr/mod.rs:57-64`` over ``binder/expr/column.rs:98``),
+and the name an unaliased select item gets (``derive_alias``, ``binder/select.rs:706-760``).
 """
 
 from __future__ import annotations
@@ -61,6 +62,66 @@ def not_found(word: str, table) -> RwError:
     err = catalog_error(f"{word} not found: {object_name(table)}")
     err.position = name_position(table)
     return err
+
+
+# A cast's target type -> the alias it gives a select item (``data_type_to_alias``,
+# ``binder/select.rs:729-760``); struct and map types give none.
+_TYPE_ALIAS: dict[exp.DataType.Type, str] = {
+    exp.DataType.Type.CHAR: "bpchar",
+    exp.DataType.Type.VARCHAR: "varchar",
+    exp.DataType.Type.UUID: "uuid",
+    exp.DataType.Type.DECIMAL: "numeric",
+    exp.DataType.Type.FLOAT: "float4",
+    exp.DataType.Type.DOUBLE: "float8",
+    exp.DataType.Type.SMALLINT: "int2",
+    exp.DataType.Type.INT: "int4",
+    exp.DataType.Type.BIGINT: "int8",
+    exp.DataType.Type.BOOLEAN: "bool",
+    exp.DataType.Type.DATE: "date",
+    exp.DataType.Type.TIME: "time",
+    exp.DataType.Type.TIMETZ: "timez",
+    exp.DataType.Type.TIMESTAMP: "timestamp",
+    exp.DataType.Type.TIMESTAMPTZ: "timestamptz",
+    exp.DataType.Type.INTERVAL: "interval",
+    exp.DataType.Type.TEXT: "text",
+    exp.DataType.Type.VARBINARY: "bytea",
+    exp.DataType.Type.JSONB: "jsonb",
+}
+
+
+def _type_alias(data_type: exp.DataType) -> str | None:
+    if data_type.this == exp.DataType.Type.ARRAY and data_type.expressions:
+        return _type_alias(data_type.expressions[0])
+    return _TYPE_ALIAS.get(data_type.this)
+
+
+def derive_alias(e: exp.Expression) -> str:
+    """The column name RisingWave gives an unaliased select item, ``?column?`` when it derives
+    none (``derive_alias``, ``binder/select.rs:706-727``): a column or a field access
+    ``(s).f`` is named after its last identifier, a function call after its function, a
+    cast after its operand or else its type, an index ``a[i]`` after ``a``."""
+    if isinstance(e, exp.Column):
+        return real_value(e.this) if isinstance(e.this, exp.Identifier) else e.name
+    if isinstance(e, exp.Dot) and isinstance(e.expression, exp.Identifier):  # (s).f
+        return real_value(e.expression)
+    if isinstance(e, exp.Dot) and isinstance(e.expression, exp.Func):  # schema.f(...) is f
+        return derive_alias(e.expression)
+    if isinstance(e, exp.Cast):
+        inner = derive_alias(e.this)
+        if inner != "?column?":
+            return inner
+        return _type_alias(e.to) or "?column?"
+    if isinstance(e, exp.Window):  # a window call is named after its function
+        return derive_alias(e.this)
+    if isinstance(e, exp.Bracket):
+        return derive_alias(e.this)
+    if isinstance(e, exp.Interval):
+        return "interval"
+    if isinstance(e, exp.Func):
+        written = e.meta.get("rw_name")  # the name as typed (sqlglot may rename the call)
+        name = written or (e.sql_name() if not isinstance(e, exp.Anonymous) else e.name)
+        return name.lower()
+    return "?column?"
 
 
 def bind_error_root(expr: str, column: str) -> RwError:

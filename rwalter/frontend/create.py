@@ -70,6 +70,7 @@ from rwalter.meta.client import BatchClient, JobSpec, Relation, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql
+from rwalter.sql.dialect.struct_fields import struct_fields
 
 # WITH keys a CREATE MATERIALIZED VIEW accepts (``create_mv.rs:358-370``).
 MV_OPTIONS = {
@@ -212,6 +213,11 @@ def relation_info(session, rel: Relation, with_indexes: bool = True) -> fragment
         is_shared_source=rel.is_shared,
         connector=rel.connector,
         indexes=indexes,
+        struct_fields=tuple(
+            (c, fields)
+            for c, t in zip(rel.columns, rel.column_types, strict=False)
+            if (fields := struct_fields(t)) is not None
+        ),
     )
 
 

@@ -15,6 +15,7 @@ from sqlglot import exp
 from rwalter.frontend import catalog_reader as reader
 from rwalter.meta.client import Relation
 from rwalter.sql.dialect import parse_statement
+from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 # A view nested deeper than this is surely a cycle (RisingWave forbids them at CREATE).
 _MAX_DEPTH = 64
@@ -56,6 +57,32 @@ def renamed(query: exp.Expression, columns, name: str) -> exp.Expression:
     return exp.select("*").from_(exp.Subquery(this=query.copy(), alias=alias))
 
 
+def _view_named(session, table: exp.Table) -> Relation | None:
+    try:
+        schema, name = reader.resolve_schema_qualified_name(table)
+        return reader.get_view_by_name(session, name, schema)
+    except Exception:  # a system relation or a bad name: the binder reports it later
+        return None
+
+
+def _inline_window_view(
+    session, args: list[exp.Expression], ctes: set[str], view_ids: list[int]
+) -> bool:
+    """A time window's relation argument naming a view becomes ``(view query)``, as the binder
+    binds a window table function's relation like any FROM item
+    (``binder/relation/window_table_function.rs``)."""
+    name = window_relation(args)
+    if name is None or name in ctes:
+        return False
+    rel = _view_named(session, exp.Table(this=exp.to_identifier(name, quoted=True)))
+    if rel is None:
+        return False
+    if rel.id not in view_ids:
+        view_ids.append(rel.id)
+    args[0].replace(exp.Subquery(this=view_query(rel)))
+    return True
+
+
 def inline_views(session, query: exp.Expression) -> tuple[exp.Expression, list[int]]:
     """``query`` with every view it reads replaced by ``(view query) AS name``, and the ids of
     the views (directly or through other views) it read."""
@@ -65,15 +92,16 @@ def inline_views(session, query: exp.Expression) -> tuple[exp.Expression, list[i
         ctes = _cte_names(out)
         found = False
         for table in list(out.find_all(exp.Table)):
+            window = window_call(table)
+            if window is not None:  # TUMBLE(v, ...) / HOP(v, ...) over a view reads its query
+                found = _inline_window_view(session, window[1], ctes, view_ids) or found
+                continue
             if not table.name or table.name in ctes:
                 continue
-            try:
-                schema, name = reader.resolve_schema_qualified_name(table)
-                rel = reader.get_view_by_name(session, name, schema)
-            except Exception:
-                continue
+            rel = _view_named(session, table)
             if rel is None:
                 continue
+            name = rel.name
             found = True
             if rel.id not in view_ids:
                 view_ids.append(rel.id)

@@ -46,6 +46,7 @@ class RelationInfo:
     is_shared_source: bool = False
     connector: str | None = None
     indexes: tuple[RelationInfo, ...] = ()  # created indexes on a table or MV, oldest first
+    struct_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()  # struct column -> field names
 
 
 @dataclass(frozen=True)

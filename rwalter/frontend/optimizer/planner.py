@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 
 from sqlglot import exp
 
+from rwalter.frontend.binder import derive_alias
 from rwalter.frontend.optimizer import rules as R
 from rwalter.frontend.optimizer.agg import AggPlanner
 from rwalter.frontend.optimizer.expr_utils import agg_kind, conjuncts, find_aggs, has_now
@@ -32,6 +33,7 @@ from rwalter.frontend.optimizer.subquery import SubqueryPlanner, subquery_of
 from rwalter.frontend.optimizer.topn import TopNPlanner
 from rwalter.frontend.optimizer.union import UnionPlanner
 from rwalter.sql.dialect import real_value
+from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 
@@ -62,8 +64,9 @@ class Planner(
         self.used: set[str] = set()
         self.rank_windows: set[int] = set()
         self.used_names: frozenset[str] | None = None  # None: every column (a `*` is read)
-        self.source_refs: dict[str, int] = {}
+        self.source_refs: dict[str, int] | None = None  # set when the outermost query is seen
         self.source_plans: dict[str, tuple[Node, dict[str, str]]] = {}
+        self.struct_fields: dict[str, tuple[str, ...]] = {}  # column id -> its struct's fields
 
     # ---- helpers -------------------------------------------------------------------------
     def fresh(self, base: str) -> str:
@@ -86,6 +89,7 @@ class Planner(
             ids.setdefault(c, self.fresh(f"{info.name}.{c}"))
         cols = list(ids.values())
         sk = [ids[c] for c in info.stream_key]
+        self.struct_fields.update((ids[c], f) for c, f in info.struct_fields if c in ids)
         if info.kind == "source":
             row_id = ids.setdefault("_row_id", self.fresh(f"{info.name}._row_id"))
             op = "StreamSourceScan" if info.is_shared_source else "StreamSource"
@@ -98,7 +102,7 @@ class Planner(
                 True,
                 relation=info,
             )
-            if self.source_refs.get(info.name, 0) >= 2 and op == "StreamSource":
+            if (self.source_refs or {}).get(info.name, 0) >= 2 and op == "StreamSource":
                 return self.shared_source(info, node, ids, alias)
         else:
             scan_type = scan_type or self.scan_type
@@ -129,7 +133,7 @@ class Planner(
     # ---- queries -------------------------------------------------------------------------
     def plan(self, q: exp.Expression) -> tuple[Node, list[tuple[str, str]]]:
         """Plan a query; returns the node and its visible (name, id) outputs."""
-        if not self.used:  # the outermost query: which columns column pruning keeps
+        if self.source_refs is None:  # the outermost query: which columns column pruning keeps
             star = any(isinstance(x, exp.Star) for x in q.walk())
             names = frozenset(c.name.lower() for c in q.find_all(exp.Column))
             self.used_names = None if star else names
@@ -160,11 +164,24 @@ class Planner(
 
     def out_name(self, e: exp.Expression, i: int) -> str:
         if isinstance(e, exp.Alias):
-            return e.alias.lower()
-        if isinstance(e, exp.Column):
-            return e.name.lower()
-        kind = agg_kind(e)
-        return kind or (e.sql_name().lower() if isinstance(e, exp.Func) else "?column?")
+            alias = e.args.get("alias")
+            return real_value(alias) if isinstance(alias, exp.Identifier) else e.alias.lower()
+        return derive_alias(e)
+
+    def field_wildcard(self, e: exp.Expression, rel: Rel) -> list[exp.Expression] | None:
+        """``(s).*``: one ``(s).field`` item per field of the struct column ``s``, named after
+        the field (``bind_wildcard_field_column``, ``binder/struct_field.rs:42-110``)."""
+        operand = field_wildcard(e)
+        if operand is None:
+            return None
+        cid = rel.resolve(operand) if isinstance(operand, exp.Column) else None
+        fields = self.struct_fields.get(cid) if cid is not None else None
+        if fields is None:
+            raise UnsupportedPlan("a field wildcard (expr).* over anything but a struct column")
+        return [
+            exp.Dot(this=exp.Paren(this=operand.copy()), expression=exp.to_identifier(f, True))
+            for f in fields
+        ]
 
     def from_item(self, item: exp.Expression) -> Rel:
         window = window_call(item)
@@ -186,14 +203,18 @@ class Planner(
         """TUMBLE: a projection adding ``window_start``/``window_end``; HOP: a StreamHopWindow
         over ``IsNotNull(time_col)`` whose stream key gains ``window_start``
         (``binder/relation/window_table_function.rs``, ``planner_test/.../time_window.yaml``)."""
-        # The frontend's binder has checked the arguments.
-        name = window_relation(args)
-        if name is None:
-            raise FragmenterError(f"Not supported: {kind.upper()} with these arguments")
-        alias = (item.alias or name).lower()  # qualifiers are matched lowercased
-        rel = self.from_item(
-            exp.Table(this=exp.to_identifier(name, quoted=True), alias=exp.to_identifier(alias))
-        )
+        # The frontend's binder has checked the arguments; a view's query stands inlined.
+        if args and isinstance(args[0], exp.Subquery):
+            alias = item.alias.lower() if item.alias else ""
+            rel = self.sub_rel(args[0].this, alias)
+        else:
+            name = window_relation(args)
+            if name is None:
+                raise FragmenterError(f"Not supported: {kind.upper()} with these arguments")
+            alias = (item.alias or name).lower()  # qualifiers are matched lowercased
+            rel = self.from_item(
+                exp.Table(this=exp.to_identifier(name, quoted=True), alias=exp.to_identifier(alias))
+            )
         start, end = self.fresh("window_start"), self.fresh("window_end")
         cols = [*rel.node.cols, start, end]
         if kind == "tumble":
@@ -273,6 +294,8 @@ class Planner(
             ):
                 q0 = e.table.lower() if isinstance(e, exp.Column) else ""
                 items += [exp.column(n, q) for q, n, _, vis in rel.scope if vis and q0 in ("", q)]
+            elif (fields := self.field_wildcard(e, rel)) is not None:
+                items += fields
             else:
                 items.append(e)
         group = [g for g in (sel.args["group"].expressions if sel.args.get("group") else [])]
@@ -299,7 +322,7 @@ class Planner(
             if sel.args.get("having"):
                 node = unary("StreamFilter", node)
         outs: list[tuple[str, str]] = []
-        computed = False
+        computed: list[str] = []
         for i, e in enumerate(items):
             inner = e.this if isinstance(e, exp.Alias) else e
             cid = known.get(inner)
@@ -310,10 +333,11 @@ class Planner(
             if isinstance(inner, exp.Window):
                 node, cid = self.window(node, rel, inner)
             if cid is None:
-                cid, computed = self.fresh("$expr"), True
+                cid = self.fresh("$expr")
+                computed.append(cid)
             outs.append((self.out_name(e, i), cid))
         if computed:
-            node = unary("StreamProject", node)
+            node = unary("StreamProject", node, cols=[*node.cols, *computed])
         if sel.args.get("distinct"):
             node = unary("StreamProject", self.hash_agg(node, [c for _, c in outs], []))
         if sel.args.get("limit") is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from rwalter.frontend.optimizer.plan_node import Node
+from rwalter.sql.dialect import real_value
 
 
 @dataclass
@@ -22,8 +23,15 @@ class Rel:
     temporal: bool = False  # the version side of a temporal join (FOR SYSTEM_TIME AS OF)
 
     def resolve(self, col: exp.Column) -> str | None:
-        q, n = col.table.lower(), col.name.lower()
+        """The id of the column ``col`` names, its identifiers folded by ``real_value``."""
+        q, n = _folded(col.args.get("table")), _folded(col.this)
         for qual, name, cid, _ in self.scope:
             if name == n and (not q or q == qual):
                 return cid
         return None
+
+
+def _folded(ident: exp.Expression | None) -> str:
+    if ident is None:
+        return ""
+    return real_value(ident) if isinstance(ident, exp.Identifier) else ident.name.lower()

@@ -65,8 +65,7 @@ class SharePlanner:
                 return self.rel_of(planned, alias)
             d.planned = planned
         body, outs = d.planned
-        mapping = {cid: self.fresh(cid) for cid in body.cols}
-        node = _share(body, mapping)
+        node, mapping = self.share_of(body)
         return self.rel_of((node, [(name, mapping[cid]) for name, cid in outs]), alias)
 
     def count_source_refs(self, q: exp.Expression) -> dict[str, int]:
@@ -85,13 +84,21 @@ class SharePlanner:
     def shared_source(self, info, node: Node, ids: dict[str, str], alias: str) -> Rel:
         """A reference to a source read more than once: a share of its one StreamSource."""
         body, base = self.source_plans.setdefault(info.name, (node, ids))
-        mapping = {cid: self.fresh(cid) for cid in body.cols}
-        share = _share(body, mapping)
+        share, mapping = self.share_of(body)
         scope = [(alias, c, mapping[base[c]], True) for c in info.columns]
         scope += [
             (alias, c, mapping[cid], False) for c, cid in base.items() if c not in info.columns
         ]
         return Rel(share, scope)
+
+    def share_of(self, body: Node) -> tuple[Node, dict[str, str]]:
+        """One reader's StreamShare over ``body``, with fresh column ids (a struct column keeps
+        its fields under its new id)."""
+        mapping = {cid: self.fresh(cid) for cid in body.cols}
+        self.struct_fields.update(
+            (mapping[c], f) for c, f in list(self.struct_fields.items()) if c in mapping
+        )
+        return _share(body, mapping), mapping
 
     @staticmethod
     def rel_of(planned: tuple[Node, list[tuple[str, str]]], alias: str) -> Rel:

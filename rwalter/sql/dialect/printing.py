@@ -12,6 +12,7 @@ from sqlglot import exp
 from rwalter.sql import ast
 from rwalter.sql.dialect.cursor import RWalter
 from rwalter.sql.dialect.dispatch import parse_statement
+from rwalter.sql.dialect.struct_fields import rewrite_field_wildcards
 from rwalter.sql.dialect.time_windows import rewrite_windows
 from rwalter.sql.dialect.values import _render_literal
 
@@ -314,6 +315,7 @@ def to_sql(node: exp.Expression) -> str:
 
 
 def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) -> str:
-    """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries)."""
+    """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries,
+    ``(s).*`` as ``UNNEST(s)``)."""
     node = parse_statement(node_or_sql) if isinstance(node_or_sql, str) else node_or_sql
-    return rewrite_windows(node).sql(dialect="duckdb", pretty=pretty)
+    return rewrite_field_wildcards(rewrite_windows(node)).sql(dialect="duckdb", pretty=pretty)
