@@ -22,6 +22,7 @@ from typing import Any, TextIO
 import click
 
 from rwalter import __version__, version_text
+from rwalter.common.meta_config import MetaSettingError, parse_meta_setting
 from rwalter.environment import Environment, ExitCode, UsageFailure
 
 __all__ = ["ExitCode", "Options", "cli", "main", "run"]
@@ -77,24 +78,18 @@ class _OrderedGroup(click.Group):
 def _parse_meta(
     _ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]
 ) -> dict[str, Any]:
-    """``--meta KEY=VALUE`` (repeatable) -> ``{"key": value}``; ``true``/``false``/integers typed."""
+    """``--meta KEY=VALUE`` (repeatable) -> ``{"key": "value"}``, each checked
+    (``rwalter.common.meta_config``): an unknown key or a bad value is a usage error (exit 2)."""
     config: dict[str, Any] = {}
     for item in values:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--meta")
-        config[key.strip()] = _meta_value(raw.strip())
+        try:
+            config[key.strip()] = parse_meta_setting(key.strip(), raw.strip())
+        except MetaSettingError as err:
+            raise click.BadParameter(str(err), param_hint="--meta") from None
     return config
-
-
-def _meta_value(raw: str) -> Any:
-    lowered = raw.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
 
 
 @dataclass

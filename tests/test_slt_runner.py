@@ -215,14 +215,14 @@ class TestHeader:
         report, session = run(
             "# A scenario.\n"
             "# rwalter: cluster=3x2 clock=manual\n"
-            "#rwalter: meta.disable_automatic_parallelism_control=true meta.n=3 meta.s=abc\n"
+            "#rwalter: meta.disable_automatic_parallelism_control=True\n"
             "\nstatement ok\nselect 1\n"
         )
         assert report.failed == 0
         assert session.header == slt.Header(
             cluster="3x2",
             clock="manual",
-            meta_config={"disable_automatic_parallelism_control": True, "n": 3, "s": "abc"},
+            meta_config={"disable_automatic_parallelism_control": "true"},
         )
 
     def test_command_line_defaults_under_header(self, tmp_path: Path) -> None:
@@ -234,18 +234,19 @@ class TestHeader:
 
         plain, headed = tmp_path / "a.slt", tmp_path / "b.slt"
         plain.write_text("statement ok\nselect 1\n")
-        headed.write_text("# rwalter: cluster=1x1 meta.x=2\nstatement ok\nselect 1\n")
+        key = "disable_automatic_parallelism_control"
+        headed.write_text(f"# rwalter: cluster=1x1 meta.{key}=false\nstatement ok\nselect 1\n")
         rc = slt.main(
             [str(tmp_path)],
             cluster="2x2",
             clock="realtime",
-            meta_config={"x": 1, "y": 1},
+            meta_config={key: "true"},
             session_factory=factory,
         )
         assert rc == 0
         assert seen == [
-            slt.Header("2x2", "realtime", {"x": 1, "y": 1}),
-            slt.Header("1x1", "realtime", {"x": 2, "y": 1}),
+            slt.Header("2x2", "realtime", {key: "true"}),
+            slt.Header("1x1", "realtime", {key: "false"}),
         ]
 
     def test_header_only_in_leading_block(self) -> None:
@@ -253,7 +254,13 @@ class TestHeader:
         assert header.cluster == "3x4"
 
     @pytest.mark.parametrize(
-        "line", ["# rwalter: colour=red", "# rwalter: clock=fast", "# rwalter: cluster"]
+        "line",
+        [
+            "# rwalter: colour=red",
+            "# rwalter: clock=fast",
+            "# rwalter: cluster",
+            "# rwalter: meta.parallelism_control_batch_size=10",
+        ],
     )
     def test_bad_header_fails_file_without_running(self, line: str) -> None:
         report, session = run(line + "\nstatement ok\nselect 1\n")

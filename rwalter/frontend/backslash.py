@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from rwalter.common.meta_config import META_SETTINGS, MetaSettingError, parse_meta_setting
 from rwalter.errors import NO_WORKERS, SIMULATOR, MetaError, RwError
 from rwalter.result import Result
 
@@ -131,11 +132,22 @@ def _event(what: str, plan: dict | None) -> Result:
 
 
 def cmd_meta(session, args: list[str]) -> Result:
-    """``\\meta set KEY VALUE``: a meta-node setting (RisingWave's meta config file)."""
-    if len(args) == 3 and args[0] == "set" and args[1] == "disable_automatic_parallelism_control":
-        session.client.set_meta_config(args[1], args[2].lower())
-        return Result(text=f"meta: {args[1]} = {args[2].lower()}\n")
-    raise _error("usage: \\meta set disable_automatic_parallelism_control true|false")
+    """``\\meta set KEY VALUE``: a meta-node setting (RisingWave's meta config file), checked
+    against ``rwalter.common.meta_config``; ``\\meta`` alone lists them."""
+    if not args:
+        rows = [
+            [s.name, session.client.catalog.meta_config(s.name), s.default]
+            for s in META_SETTINGS.values()
+        ]
+        return Result(columns=["setting", "value", "default"], rows=rows)
+    if len(args) == 3 and args[0] == "set":
+        try:
+            value = parse_meta_setting(args[1], args[2])
+        except MetaSettingError as err:
+            raise _error(str(err)) from None
+        session.client.set_meta_config(args[1], value)
+        return Result(text=f"meta: {args[1]} = {value}\n")
+    raise _error("usage: \\meta | \\meta set KEY VALUE")
 
 
 def cmd_check(session, args: list[str]) -> Result:
@@ -233,7 +245,7 @@ COMMANDS: dict[str, Command] = {
         cmd_worker,
     ),
     "meta": Command(
-        "\\meta set disable_automatic_parallelism_control BOOL", "a meta-node setting", cmd_meta
+        "\\meta [set KEY VALUE]", "list the meta-node settings, or change one", cmd_meta
     ),
     "check": Command("\\check", "verify the catalog invariants (as rwalter check)", cmd_check),
     "explain": Command("\\explain [CODE]", "explain the last error, or an error code", cmd_explain),

@@ -12,12 +12,13 @@ import tempfile
 from pathlib import Path
 
 from rwalter import RISINGWAVE_COMMIT, __version__
+from rwalter.common.meta_config import meta_info
 from rwalter.live.export import ExportError, PostgresSource, export_snapshot
 from rwalter.live.loader import LoadReport, State, build_state, restore
 from rwalter.live.snapshot import SnapshotError, read_snapshot
 from rwalter.meta.catalog import MetaCatalog, StoreError
 from rwalter.meta.catalog_views import CLUSTER_VERSION
-from rwalter.meta.node import META_CONFIG_DEFAULTS, MetaNode
+from rwalter.meta.node import MetaNode
 
 __all__ = [
     "ExportError",
@@ -62,9 +63,7 @@ def open_snapshot(
     """A meta node whose store holds the snapshot's cluster. Raises SnapshotError or StoreError."""
     state, report = build_state(read_snapshot(directory))
     state.system_params, settings = _defaults_that_differ(state)
-    given = {f"meta.{k}": str(v).lower() for k, v in (config or {}).items()}
-    defaults = {f"meta.{k}": v for k, v in META_CONFIG_DEFAULTS.items()}
-    catalog, new = MetaCatalog.open(db_path, {**defaults, **given, "clock_mode": clock})
+    catalog, new = MetaCatalog.open(db_path, {**meta_info(config), "clock_mode": clock})
     if not new:
         catalog.close()
         raise StoreError(f"the state file {db_path} exists; a snapshot loads into a new one")

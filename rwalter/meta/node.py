@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rwalter.common.catalog import CreateType, JobStatus, StreamScanType
+from rwalter.common.meta_config import meta_info
 from rwalter.common.rate_limit import rate_limit_nodes
 from rwalter.errors import CATALOG_EXISTS, INVALID_PARAMETER, TIMEOUT, MetaError
 from rwalter.meta.catalog import Fragment, Job, MetaCatalog, Relation
@@ -33,9 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # ``ddl_controller.rs:2414-2455``: WAIT gives up after 2 hours.
 WAIT_TIMEOUT_MS = 7_200_000
-
-# Meta-node settings (RisingWave's meta config file, ``src/common/src/config/meta.rs``).
-META_CONFIG_DEFAULTS = {"disable_automatic_parallelism_control": "false"}
 
 
 @dataclass
@@ -109,10 +107,8 @@ class MetaNode:
     ) -> MetaNode:
         nodes = parse_cluster_spec(cluster)
         # --meta settings and the clock mode apply to a new store and to a reopened one alike.
-        given = {f"meta.{k}": str(v).lower() for k, v in (config or {}).items()}
-        given["clock_mode"] = clock
-        defaults = {f"meta.{k}": v for k, v in META_CONFIG_DEFAULTS.items()}
-        catalog, new = MetaCatalog.open(path, {**defaults, **given})
+        given = {**meta_info(config, defaults=False), "clock_mode": clock}
+        catalog, new = MetaCatalog.open(path, {**meta_info(None), **given})
         with catalog.transaction():
             if new:
                 bootstrap_cluster(catalog, nodes)

@@ -7,12 +7,13 @@ user's file from the XDG config directory (``config.py``: ``config_location()``,
 ``$XDG_CONFIG_HOME/rwalter/config.toml``, and it is read with ``tomllib``. History goes to
 ``$XDG_STATE_HOME/rwalter/history`` (state, not config: the XDG rule pgcli predates).
 
-A broken file never stops the REPL: unknown keys are ignored and a value of the wrong type
-falls back to the default, with one warning line.
+A broken file never stops the REPL: an unknown key or section is ignored and a value of the wrong
+type falls back to the default, each with one warning line that names the file and the line.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -93,18 +94,55 @@ def _accepts(value: Any, spec: Any) -> bool:
     return isinstance(value, spec) and not isinstance(value, bool)
 
 
+_FREE_TABLES = {("display", "colors")}  # tables whose keys are the user's own (style names)
+_SECTION_LINE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-]+)\s*\]")
+_KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
+
+
+def _key_lines(text: str) -> dict[tuple[str, str], int]:
+    """``(section, key) -> line`` for the top-level keys of each ``[section]`` (for warnings)."""
+    lines: dict[tuple[str, str], int] = {}
+    section = ""
+    for number, line in enumerate(text.splitlines(), 1):
+        if m := _SECTION_LINE.match(line):
+            section = m.group(1)
+            lines.setdefault((section, ""), number)
+        elif (m := _KEY_LINE.match(line)) and "." not in section:
+            lines.setdefault((section, m.group(1)), number)
+    return lines
+
+
+def _unknown(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(section, key)`` of every setting the REPL does not know (``key`` empty: a section)."""
+    sections = {s for s, _ in _KEYS}
+    found: list[tuple[str, str]] = []
+    for section, body in data.items():
+        if section not in sections or not isinstance(body, dict):
+            found.append((section, ""))
+            continue
+        for key in body:
+            if (section, key) not in _KEYS and (section, key) not in _FREE_TABLES:
+                found.append((section, key))
+    return found
+
+
 def load_config(path: Path | None = None) -> Config:
     """The user's settings over the defaults; problems become ``Config.warnings``."""
     cfg = Config()
     target = path or config_path()
     try:
-        with open(target, "rb") as fh:
-            data = tomllib.load(fh)
+        text = target.read_text("utf-8")
+        data = tomllib.loads(text)
     except FileNotFoundError:
         return cfg
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         cfg.warnings.append(f"{target}: {exc}; using the defaults")
         return cfg
+    where = _key_lines(text)
+    for section, key in _unknown(data):
+        line = where.get((section, key), where.get((section, ""), 1))
+        what = f"[{section}] {key}" if key else f"[{section}]"
+        cfg.warnings.append(f"{target}:{line}: unknown setting {what} ignored")
     for (section, key), (attr, spec) in _KEYS.items():
         value = data.get(section, {}).get(key) if isinstance(data.get(section), dict) else None
         if value is None:
@@ -112,7 +150,8 @@ def load_config(path: Path | None = None) -> Config:
         if _accepts(value, spec):
             setattr(cfg, attr, value)
         else:
-            cfg.warnings.append(f"{target}: [{section}] {key} = {value!r} ignored")
+            line = where.get((section, key), 1)
+            cfg.warnings.append(f"{target}:{line}: [{section}] {key} = {value!r} ignored")
     colors = (
         data.get("display", {}).get("colors") if isinstance(data.get("display"), dict) else None
     )

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rwalter.common.meta_config import MetaSettingError, parse_meta_setting
 from rwalter.slt.common import HEADER_RE, RESULTS_DELIMITER, SORT_MODES
 
 
@@ -325,18 +326,12 @@ def _parse_header(body: str, line: int, header: Header) -> None:
                 raise SltParseError(line, f"clock must be manual or realtime, not {value!r}")
             header.clock = value
         elif key.startswith("meta.") and len(key) > 5:
-            header.meta_config[key[5:]] = _config_value(value)
+            try:
+                header.meta_config[key[5:]] = parse_meta_setting(key[5:], value)
+            except MetaSettingError as err:
+                raise SltParseError(line, str(err)) from None
         else:
             raise SltParseError(line, f"unknown header key {key!r} (cluster, clock, meta.NAME)")
-
-
-def _config_value(value: str) -> object:
-    low = value.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if re.fullmatch(r"-?\d+", value):
-        return int(value)
-    return value
 
 
 def parse_text(

@@ -43,6 +43,7 @@ class FileReport:
     notes: list[str] = field(default_factory=list)
     # Every counted record in the order it ran, with its failure report (None: it passed).
     outcomes: list[tuple[Record, str | None]] = field(default_factory=list)
+    bad_header: bool = False  # the file's header is unusable: nothing ran (exit 2, as --meta)
 
     def fail(self, where: str, what: str, details: Iterable[str] = ()) -> str:
         self.failed += 1
@@ -351,6 +352,7 @@ def run_text(
     if header_errors:
         for rec in header_errors:
             report.fail(rec.where, f"bad header: {rec.argument}")
+        report.bad_header = True
         return report
     factory = session_factory or default_session_factory
     try:
@@ -423,7 +425,7 @@ def main(
     ``cluster``/``clock``/``meta_config`` (the command line's options) are the defaults of files
     whose ``# rwalter:`` header does not set them; ``labels`` (``--label``) are seen by
     ``onlyif``/``skipif`` besides ``rwalter``. Returns 0 when every record passed, 1 on any
-    failure, 2 when a file cannot be read.
+    failure, 2 when a file cannot be read or its header is unusable.
     """
     env = env or Environment.from_process()
     out, err = env.stdout, env.stderr
@@ -438,6 +440,7 @@ def main(
         print("rwalter test: no .slt files given", file=err)
         return ExitCode.USAGE
     passed = failed = 0
+    unusable = False
     for path in paths:
         try:
             rep = run_file(
@@ -452,6 +455,7 @@ def main(
             return ExitCode.USAGE
         passed += rep.passed
         failed += rep.failed
+        unusable = unusable or rep.bad_header
         for failure in rep.failures:
             print(failure, end="\n\n", file=out)
         for note in rep.notes:
@@ -460,4 +464,6 @@ def main(
             status = "ok" if rep.failed == 0 else "FAILED"
             print(f"{path}: {status} ({rep.passed} passed, {rep.failed} failed)", file=err)
     print(f"{passed} passed, {failed} failed", file=out, flush=True)
+    if unusable:
+        return ExitCode.USAGE
     return ExitCode.FAILED if failed else ExitCode.OK

@@ -64,6 +64,34 @@ def test_bad_meta_option_is_exit_2() -> None:
     assert r.code == 2 and "KEY=VALUE" in r.err
 
 
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        # a misspelt key: the one it is near (difflib), so the run is not silently unchanged
+        (
+            "disable_automatic_parallelism_contrl=true",
+            "unknown meta setting 'disable_automatic_parallelism_contrl'; did you mean "
+            "'disable_automatic_parallelism_control'?",
+        ),
+        # a key rwalter does not model: refused by name, with the list of what is modelled
+        (
+            "parallelism_control_batch_size=10",
+            "unknown meta setting 'parallelism_control_batch_size' "
+            "(rwalter models: disable_automatic_parallelism_control)",
+        ),
+        # a bool is a TOML bool in RisingWave's meta config (src/common/src/config/meta.rs:250)
+        (
+            "disable_automatic_parallelism_control=yes",
+            "meta setting disable_automatic_parallelism_control takes true or false, not 'yes'",
+        ),
+    ],
+)
+def test_meta_settings_are_checked(item: str, message: str) -> None:
+    r = invoke(["--meta", item, "-c", "SELECT 1"])
+    assert r.code == 2 and r.out == ""
+    assert f"Invalid value for --meta: {message}" in r.err
+
+
 def test_unwritable_output_is_exit_2(tmp_path) -> None:
     r = invoke(["-o", str(tmp_path / "no" / "such" / "dir.txt"), "-c", "SELECT 1"])
     assert r.code == 2 and r.err.startswith("rwalter: error: cannot write")
@@ -360,9 +388,7 @@ def test_clock_and_meta_reach_the_session(monkeypatch) -> None:
             "--clock",
             "realtime",
             "--meta",
-            "disable_automatic_parallelism_control=true",
-            "--meta",
-            "parallelism_control_batch_size=10",
+            "disable_automatic_parallelism_control=TRUE",
             "-c",
             "SELECT 1",
         ]
@@ -370,8 +396,7 @@ def test_clock_and_meta_reach_the_session(monkeypatch) -> None:
     assert r.code == 0, r.err
     assert seen["clock"] == "realtime"
     assert seen["meta_config"] == {
-        "disable_automatic_parallelism_control": True,
-        "parallelism_control_batch_size": 10,
+        "disable_automatic_parallelism_control": "true",
     }
     invoke(["-c", "SELECT 1"])
     assert seen["clock"] == "manual"
