@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from rwalter.common.meta_config import META_SETTINGS, MetaSettingError, parse_meta_setting
 from rwalter.errors import NO_WORKERS, SIMULATOR, MetaError, RwError
+from rwalter.frontend.statement_help import statement_help
 from rwalter.result import Result
 
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|sec|secs|m|min|mins|h)?$")
@@ -249,7 +250,13 @@ COMMANDS: dict[str, Command] = {
     ),
     "check": Command("\\check", "verify the catalog invariants (as rwalter check)", cmd_check),
     "explain": Command("\\explain [CODE]", "explain the last error, or an error code", cmd_explain),
-    "?": Command("\\?", "this help", cmd_help),
+    "?": Command("\\?", "this help", cmd_help, "Help"),
+    "h": Command(
+        "\\h [NAME]",
+        "syntax of a statement rwalter models, * for all",
+        lambda session, args: Result(text=statement_help(args)),
+        "Help",
+    ),
 }
 
 

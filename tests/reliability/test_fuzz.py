@@ -1,6 +1,6 @@
 """A fuzz test of whole sessions: no input ends in an internal error, and the catalog stays sound.
 
-Statements come from three places: sentences generated from ``grammar/rwalter.ebnf``, the
+Statements come from three places: sentences generated from ``rwalter/sql/rwalter.ebnf``, the
 statements of ``examples/*.sql`` and the ``tests/slt`` scenarios. Each is run as is or mutated
 (characters dropped, doubled or swapped, numbers blown past their types, words shuffled), in
 stateful sequences mixed with cluster events (``\\worker add/kill/restart/set``), ``WAIT``,

@@ -1,17 +1,16 @@
-"""A tiny reader and sentence generator for grammar/rwalter.ebnf (test helper).
-
-Notation handled: ``rule ::= ... ;``, quoted terminals, ``[ ]``, ``{ }``, ``( )``, ``|``,
-``(* comments *)`` and ``<leaf>`` placeholders filled from :data:`LEAVES`.
+"""A sentence generator for rwalter/sql/rwalter.ebnf (test helper): the grammar is read by
+``rwalter.sql.ebnf``; ``<leaf>`` placeholders are filled from :data:`LEAVES`.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "rwalter.ebnf"
+from rwalter.sql.ebnf import Node, parse_grammar
+
+GRAMMAR = Path(__file__).resolve().parents[2] / "rwalter" / "sql" / "rwalter.ebnf"
 
 LEAVES = {
     "identifier": ["mv", "t1", "Foo", '"Quoted Name"', "select", "adaptive", "s_1"],
@@ -27,88 +26,6 @@ LEAVES = {
         "SELECT * FROM t1 JOIN t2 ON t1.a = t2.a",
     ],
 }
-
-_TOKEN = re.compile(
-    r'\s*(?:(\(\*.*?\*\))|("(?:[^"]|"")*")|(<[a-z0-9_]+>)|(::=)|([a-z_][a-z0-9_]*)|([\[\]{}()|;]))',
-    re.S,
-)
-
-
-@dataclass
-class Node:
-    op: str  # 'seq' | 'alt' | 'opt' | 'rep' | 'term' | 'ref' | 'leaf'
-    items: list
-    text: str = ""
-
-
-def tokenize(src: str) -> list[tuple[str, str]]:
-    out, pos = [], 0
-    src = src.rstrip()
-    while pos < len(src):
-        m = _TOKEN.match(src, pos)
-        if not m:
-            raise ValueError(f"bad EBNF at {pos}: {src[pos : pos + 30]!r}")
-        pos = m.end()
-        comment, term, leaf, defn, name, punct = m.groups()
-        if comment:
-            continue
-        if term:
-            out.append(("term", term[1:-1].replace('""', '"')))
-        elif leaf:
-            out.append(("leaf", leaf[1:-1]))
-        elif defn:
-            out.append(("def", defn))
-        elif name:
-            out.append(("name", name))
-        elif punct:
-            out.append(("p", punct))
-    return out
-
-
-def read(path: Path = GRAMMAR) -> dict[str, Node]:
-    toks = tokenize(path.read_text())
-    rules: dict[str, Node] = {}
-    i = 0
-
-    def alt() -> Node:
-        nonlocal i
-        options = [seq()]
-        while i < len(toks) and toks[i] == ("p", "|"):
-            i += 1
-            options.append(seq())
-        return options[0] if len(options) == 1 else Node("alt", options)
-
-    def seq() -> Node:
-        nonlocal i
-        items = []
-        closers = {("p", x) for x in "])};|"}
-        while i < len(toks) and toks[i] not in closers:
-            kind, val = toks[i]
-            i += 1
-            if kind == "term":
-                items.append(Node("term", [], val))
-            elif kind == "leaf":
-                items.append(Node("leaf", [], val))
-            elif kind == "name":
-                items.append(Node("ref", [], val))
-            elif (kind, val) in {("p", "["), ("p", "{"), ("p", "(")}:
-                inner = alt()
-                close = {"[": "]", "{": "}", "(": ")"}[val]
-                assert toks[i] == ("p", close), f"expected {close} at token {i}"
-                i += 1
-                items.append(Node({"[": "opt", "{": "rep", "(": "seq"}[val], [inner]))
-            else:
-                raise ValueError(f"unexpected {val!r}")
-        return Node("seq", items)
-
-    while i < len(toks):
-        kind, name = toks[i]
-        assert kind == "name" and toks[i + 1][0] == "def", toks[i : i + 2]
-        i += 2
-        rules[name] = alt()
-        assert toks[i] == ("p", ";"), f"rule {name} not closed"
-        i += 1
-    return rules
 
 
 def generate(rules: dict[str, Node], start: str, rng: random.Random, depth: int = 0) -> str:
@@ -136,3 +53,7 @@ def generate(rules: dict[str, Node], start: str, rng: random.Random, depth: int 
     walk(rules[start], depth)
     text = " ".join(words)
     return re.sub(r" ([,.)])", r"\1", re.sub(r"([(.]) ", r"\1", text))
+
+
+def read(path: Path = GRAMMAR) -> dict[str, Node]:
+    return parse_grammar(path.read_text())

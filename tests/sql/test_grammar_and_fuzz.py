@@ -1,4 +1,4 @@
-"""Sentences generated from grammar/rwalter.ebnf parse and round-trip; any text parses or fails
+"""Sentences generated from rwalter/sql/rwalter.ebnf parse and round-trip; any text parses or fails
 with a positioned SqlParseError (never another exception)."""
 
 from __future__ import annotations
