@@ -643,12 +643,12 @@ class BatchRun:
                 if echo:
                     semicolon = ";" if unit.terminated else ""
                     self.console.write(self.console.out, unit.text + semicolon + "\n")
-                result = self.session.run(unit, name)
-                self.console.emit(result, lines, self.opts.fmt)
-                if result.error is not None:
-                    self.failed = True
-                    if stop:
-                        return ExitCode.FAILED
+                for result in self.session.run_each(unit, name):
+                    self.console.emit(result, lines, self.opts.fmt)
+                    if result.error is not None:
+                        self.failed = True
+                        if stop:
+                            return ExitCode.FAILED
         return ExitCode.FAILED if self.failed else ExitCode.OK
 
 

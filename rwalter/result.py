@@ -25,6 +25,8 @@ class Result:
     plan: dict[str, Any] | None = None
     # Free text printed by backslash commands (\explain, \?, \cluster headers...).
     text: str | None = None
+    # psql's table title, printed above the rows by the aligned formats (``\watch``'s).
+    title: str | None = None
     # Column type letters for sqllogictest (I integer, T text, R real); filled by queries.
     types: str | None = None
     # RisingWave's data type of each column (``integer``, ``character varying``, ``bigint[]``),

@@ -54,6 +54,8 @@ class Session:
         self.meta = meta
         self.last_error: RwError | None = None
         self.current_sql = ""
+        # psql's query buffer: the last SQL statement run, what ``\\watch`` runs again.
+        self.last_query = ""
         # ``'READ ONLY'`` inside ``BEGIN READ ONLY`` (rwalter.frontend.transaction), else None.
         self.transaction: str | None = None
         # Set by the interactive and batch entry points: Ctrl-C then interrupts DuckDB too.
@@ -111,10 +113,40 @@ class Session:
             # RisingWave's parser sees the `;` (errors at the end say `found: ;`).
             return run_statement(self, unit.text + (";" if unit.terminated else ""))
 
+        if unit.kind == "sql":
+            self.last_query = unit.text + (";" if unit.terminated else "")
         result = self._guarded(unit.text, run)
         result.kind, result.sql, result.line, result.col = unit.kind, unit.text, unit.line, unit.col
         result.source = source
         return result
+
+    def run_each(
+        self, unit: Unit, source: str = "<stdin>", *, interactive: bool = False
+    ) -> Iterator[Result]:
+        """Run one unit; a ``\\watch`` yields a Result for each run of the query, as it comes
+        (``rwalter.frontend.watch``), anything else its one Result."""
+        if unit.kind == "meta" and _is_watch(unit.text):
+            import time
+
+            from rwalter.frontend.backslash import parse_backslash
+            from rwalter.frontend.watch import watch
+
+            try:
+                yield from watch(
+                    self, parse_backslash(unit.text)[1], interactive=interactive, sleep=time.sleep
+                )
+            except RwError as err:
+                self.last_error = err
+                yield Result(
+                    error=err,
+                    kind="meta",
+                    sql=unit.text,
+                    line=unit.line,
+                    col=unit.col,
+                    source=source,
+                )
+            return
+        yield self.run(unit, source)
 
     def run_parsed(self, node: object, text: str) -> Result:
         """Run a statement parsed earlier (the wire protocol's Execute of what Parse parsed)."""
@@ -170,6 +202,11 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _is_watch(text: str) -> bool:
+    words = text.strip()[1:].split(None, 1)
+    return bool(words) and words[0] == "watch"
 
 
 def open_session(

@@ -163,6 +163,12 @@ def cmd_check(session, args: list[str]) -> Result:
     return Result(text=report([]))
 
 
+def cmd_watch(session, args: list[str]) -> Result:
+    """Reached only where results cannot stream (``Session.run`` rather than ``run_each``: the
+    sqllogictest runner); the REPL and scripts run ``\\watch`` through ``Session.run_each``."""
+    raise _error("\\watch runs in rwalter's REPL and scripts (rwalter -f), not here")
+
+
 def cmd_explain(session, args: list[str]) -> Result:
     from rwalter import explain
 
@@ -250,6 +256,12 @@ COMMANDS: dict[str, Command] = {
     ),
     "check": Command("\\check", "verify the catalog invariants (as rwalter check)", cmd_check),
     "explain": Command("\\explain [CODE]", "explain the last error, or an error code", cmd_explain),
+    "watch": Command(
+        "\\watch [[i=]SEC] [c=N]",
+        "run the last query every SEC simulated seconds (default 2), N times",
+        cmd_watch,
+        "Query Buffer",
+    ),
     "?": Command("\\?", "this help", cmd_help, "Help"),
     "h": Command(
         "\\h [NAME]",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
@@ -25,7 +26,7 @@ import duckdb
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import MetaError, StatementCancelled, cancelled_error, is_interrupt
 from rwalter.meta.catalog import Fragment, Job, Relation, Worker
-from rwalter.meta.catalog_views import show_jobs_sql
+from rwalter.meta.catalog_views import BASE_EPOCH_MS, show_jobs_sql
 from rwalter.meta.ddl_controller import storage_name
 from rwalter.meta.node import JobSpec
 
@@ -187,6 +188,10 @@ class CatalogReader:
     def clock_ms(self) -> int:
         """The simulated wall clock of the cluster (ms)."""
         return self._catalog.clock_ms
+
+    def now(self) -> datetime:
+        """The simulated wall clock as a UTC moment (what ``now()`` and ``\\watch`` see)."""
+        return datetime.fromtimestamp((BASE_EPOCH_MS + self._catalog.clock_ms) / 1000, UTC)
 
 
 class BatchClient:

@@ -187,11 +187,12 @@ class Format:
     text_to_stdout: bool = True
     plan_as_json: bool = False
     whole_record: bool = False  # jsonl: the unit's record, errors included
+    title: bool = False  # psql prints a table's title (``\\watch``) in these formats only
 
 
 FORMATS: dict[str, Format] = {
-    "table": Format(rows=_aligned),
-    "expanded": Format(rows=_expanded),
+    "table": Format(rows=_aligned, title=True),
+    "expanded": Format(rows=_expanded, title=True),
     "csv": Format(rows=_csv),
     "markdown": Format(rows=_markdown),
     "json": Format(rows=_json_rows, tag=False, text_to_stdout=False, plan_as_json=True),
@@ -241,6 +242,14 @@ def _has_rows(result: Result) -> bool:
     return bool(result.columns) or result.returns_rows
 
 
+def _titled(title: str, table: str) -> str:
+    """psql's ``print_aligned_text``: the title centred over the table when it fits, else flush
+    left; a title ending in a newline (``\\watch``'s) leaves an empty line under it."""
+    width = max((len(line) for line in table.split("\n")), default=0)
+    pad = (width - len(title.rstrip("\n"))) // 2 if width > len(title.rstrip("\n")) else 0
+    return " " * pad + title + "\n"
+
+
 def render(
     result: Result,
     fmt: str = "table",
@@ -266,7 +275,10 @@ def render(
         (out if spec.text_to_stdout else err).append(text)
     if _has_rows(result):
         tweaked = fmt == "table" and (psql.unaligned or psql.tuples_only)
-        out.append(_psql_table(result, psql) if tweaked else render_rows(result, fmt))
+        rows = _psql_table(result, psql) if tweaked else render_rows(result, fmt)
+        if result.title and spec.title and not psql.tuples_only:
+            out.append(_titled(result.title, rows if fmt == "table" and not tweaked else ""))
+        out.append(rows)
     elif result.tag and spec.tag and not psql.quiet:
         out.append(result.tag + "\n")
     if result.plan is not None:

@@ -20,6 +20,7 @@ import contextlib
 import io
 import shutil
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rwalter.environment import Environment, UsageFailure
@@ -125,14 +126,14 @@ class Repl:
             self.console.notice(f"Time: {ms:.3f} ms")
         self.refresh_snapshot()
 
-    def _results(self, unit: Unit, source: str) -> list[Result]:
+    def _results(self, unit: Unit, source: str) -> Iterable[Result]:
         if unit.kind == "sql":
             self.state.last_query = unit.text + (";" if unit.terminated else "")
             return [self.session.run(unit, source)]
         name, args = parse_line(unit.text)
         command = REPL_COMMANDS.get(name)
-        if command is None:
-            return [self.session.run(unit, source)]
+        if command is None:  # the simulator's commands; ``\\watch`` prints each run as it comes
+            return self.session.run_each(unit, source, interactive=True)
         try:
             results = command.run(self, args)
         except RwError as err:
