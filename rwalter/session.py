@@ -116,6 +116,8 @@ class Session:
         if unit.kind == "sql":
             self.last_query = unit.text + (";" if unit.terminated else "")
         result = self._guarded(unit.text, run)
+        if result.error is None:  # whatever the meta node rescheduled on its own meanwhile
+            result.plan = self.client.take_reschedules(result.plan)
         result.kind, result.sql, result.line, result.col = unit.kind, unit.text, unit.line, unit.col
         result.source = source
         return result

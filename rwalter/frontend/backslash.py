@@ -96,7 +96,9 @@ def cmd_worker(session, args: list[str]) -> Result:
     if verb == "add" and len(rest) in (1, 2):
         slots = _int(rest[0], "slot count")
         worker_id, plan = client.add_worker_node(slots, rest[1] if len(rest) == 2 else "default")
-        return _event(f"compute node {worker_id} joined with {_slots(slots)}", plan)
+        return _control_event(
+            session, f"compute node {worker_id} joined with {_slots(slots)}", plan
+        )
     if verb == "kill" and len(rest) == 1:
         worker_id = _worker(session, rest[0])
         try:
@@ -113,11 +115,11 @@ def cmd_worker(session, args: list[str]) -> Result:
         return _event(f"compute node {rest[0]} is down; the cluster recovered", plan)
     if verb == "restart" and len(rest) == 1:
         plan = client.restart_worker(_worker(session, rest[0]))
-        return _event(f"compute node {rest[0]} is running again", plan)
+        return _control_event(session, f"compute node {rest[0]} is running again", plan)
     if verb == "set" and len(rest) == 2:
         slots = _int(rest[1], "slot count")
         plan = client.set_worker_slots(_worker(session, rest[0]), slots)
-        return _event(f"compute node {rest[0]} now has {_slots(slots)}", plan)
+        return _control_event(session, f"compute node {rest[0]} now has {_slots(slots)}", plan)
     raise _error("usage: \\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS")
 
 
@@ -130,6 +132,20 @@ def _event(what: str, plan: dict | None) -> Result:
     if plan is None:
         what += "; no actor changed"
     return Result(text=what + "\n", plan=plan)
+
+
+_CONTROL_SETTING = "disable_automatic_parallelism_control"
+
+
+def _control_event(session, what: str, plan: dict | None) -> Result:
+    """A worker change: automatic parallelism control's plan, or why it did not run."""
+    if plan is None and session.client.catalog.meta_config(_CONTROL_SETTING) == "true":
+        what += (
+            "; no actor changed: automatic parallelism control is disabled "
+            f"({_CONTROL_SETTING} = true), so jobs keep their actors until a recovery"
+        )
+        return Result(text=what + "\n")
+    return _event(what, plan)
 
 
 def cmd_meta(session, args: list[str]) -> Result:

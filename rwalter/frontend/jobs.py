@@ -71,8 +71,7 @@ def handle_wait(session, node: ast.Wait) -> Result:
 
 
 def handle_recover(session, node: ast.Recover) -> Result:
-    session.client.recover()
-    return Result(tag="RECOVER")
+    return Result(tag="RECOVER", plan=session.client.recover())
 
 
 def handle_flush(session, node: ast.Flush) -> Result:

@@ -37,6 +37,33 @@ MAX_CLOCK_MS = (1 << 48) - 1 - (BASE_EPOCH_MS - RW_EPOCH_BASE_MS)
 DEFAULT_BACKFILL_ROWS_PER_SECOND = 10_000
 
 
+def _skipped(
+    catalog: MetaCatalog, blocked_by: dict[int, list[int]], failed: dict[str, list[int]]
+) -> list[dict[str, Any]]:
+    """Why an automatic pass left jobs alone, grouped by reason (rwalter's words, not RisingWave's:
+    the monitor only logs that it will retry)."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for job_id, creating in sorted(blocked_by.items()):
+        if job_id not in creating:  # a creating job itself is not rescheduled, nor "skipped"
+            groups.setdefault(tuple(creating), []).append(job_id)
+    skipped = []
+    for creating, job_ids in groups.items():
+        names = ", ".join(
+            f"{c} ({rel.name})" if (rel := catalog.relation(c)) else str(c) for c in creating
+        )
+        label = "creating job" if len(creating) == 1 else "creating jobs"
+        skipped.append(
+            {
+                "job_ids": job_ids,
+                "reason": f"blocked by {label} {names}",
+                "retried": "when it finishes" if len(creating) == 1 else "when they finish",
+            }
+        )
+    for message, job_ids in failed.items():
+        skipped.append({"job_ids": job_ids, "reason": message, "retried": "at the next barrier"})
+    return skipped
+
+
 class Barrier:
     """The barrier manager of one simulated cluster."""
 
@@ -46,6 +73,14 @@ class Barrier:
         self.catalog = catalog
         self.streams = streams
         self.auto_control = auto_control
+        # What the meta node rescheduled on its own during the statement (post-backfill
+        # restores, automatic passes at a barrier), each a plan with its reason; the meta
+        # client hands them to the statement's answer (``MetaClient.take_reschedules``).
+        self.reschedules: list[dict[str, Any]] = []
+
+    def _record(self, plan: dict[str, Any] | None) -> None:
+        if plan is not None:
+            self.reschedules.append(plan)
 
     # -- progress ----------------------------------------------------------------------------
     def backfill_speed(self, job: Job) -> int:
@@ -128,9 +163,12 @@ class Barrier:
             return
         normal = ParallelismPolicy(job.fixed_parallelism, job.strategy)
         try:
-            self.streams.reschedule_streaming_job(job_id, normal, deferred=False)
+            plan = self.streams.reschedule_streaming_job(job_id, normal, deferred=False)
         except MetaError:  # ``reschedule after backfill failed``: the periodic pass retries
             self.catalog.set_info("parallelism_control_pending", 1)
+            return
+        if plan is not None:
+            self._record({**plan, "outcome": "post-backfill restore"})
 
     # -- recovery and automatic control -----------------------------------------------------
     def recover(self) -> dict[str, Any] | None:
@@ -159,25 +197,38 @@ class Barrier:
         """
         if not self.auto_control():
             return None
-        creating = self.catalog.creating_job_ids()
-        blocked = (
-            self.streams.collect_reschedule_blocked_jobs_for_creating_jobs(creating, True)
-            if creating
-            else set()
-        )
-        done = True
-        plans = []
+        blocked_by = self._blocked_by()
+        plans: list[dict[str, Any] | None] = []
+        failed: dict[str, list[int]] = {}
         for job in self.catalog.jobs():
-            if job.job_id in blocked:
-                done = False
+            if job.job_id in blocked_by:
                 continue
             try:
                 plans.append(self.streams.apply_jobs([job.job_id]))
-            except MetaError:
-                done = False
-        self.catalog.set_info("parallelism_control_pending", 0 if done else 1)
-        return scale.merge_plans(plans, "automatic parallelism control")
+            except MetaError as err:
+                failed.setdefault(err.message.splitlines()[0], []).append(job.job_id)
+        skipped = _skipped(self.catalog, blocked_by, failed)
+        self.catalog.set_info("parallelism_control_pending", 1 if skipped else 0)
+        plan = scale.merge_plans(plans, "automatic parallelism control")
+        if skipped:  # said even when nothing changed: the gate learns the pass is still owed
+            plan = plan or scale.merge_plans([scale.empty_plan()], "automatic parallelism control")
+            plan["skipped"] = skipped
+        return plan
+
+    def _blocked_by(self) -> dict[int, list[int]]:
+        """Each job a creating job's backfill keeps from being rescheduled, and which creating
+        jobs do (``stream/scale.rs:1278-1362`` skips the closure of ``metadata.rs:727-790``)."""
+        blocked: dict[int, list[int]] = {}
+        for creating in self.catalog.creating_job_ids():
+            closure = self.streams.collect_reschedule_blocked_jobs_for_creating_jobs(
+                [creating], True
+            )
+            for job_id in closure:
+                blocked.setdefault(job_id, []).append(creating)
+        return blocked
 
     def run_pending_control(self) -> None:
         if self.catalog.info("parallelism_control_pending") == "1":
-            self.trigger_parallelism_control()
+            plan = self.trigger_parallelism_control()
+            if plan is not None and plan["fragments"]:  # a retry that changed something
+                self._record(plan)

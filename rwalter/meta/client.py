@@ -25,6 +25,7 @@ import duckdb
 
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import MetaError, StatementCancelled, cancelled_error, is_interrupt
+from rwalter.meta import scale
 from rwalter.meta.catalog import Fragment, Job, Relation, Worker
 from rwalter.meta.catalog_views import BASE_EPOCH_MS, show_jobs_sql
 from rwalter.meta.ddl_controller import storage_name
@@ -250,9 +251,15 @@ class MetaClient:
         before it fails. It must be the statement's outermost transaction.
         """
         catalog = self._node.catalog
+        log = self._node.barrier.reschedules
+        kept = len(log)
         if not dry_run:
-            with catalog.transaction():
-                yield
+            try:
+                with catalog.transaction():
+                    yield
+            except BaseException:  # rolled back: nothing it rescheduled happened
+                del log[kept:]
+                raise
             return
         catalog.dry_run = True
         try:
@@ -263,6 +270,7 @@ class MetaClient:
             pass
         finally:
             catalog.dry_run = False
+            del log[kept:]
 
     @property
     def in_dry_run(self) -> bool:
@@ -439,6 +447,15 @@ class MetaClient:
         streaming_job.apply_throttle(
             self._node.catalog, throttle_type, job_id=job_id, fragment_id=fragment_id, rate=rate
         )
+
+    def take_reschedules(self, plan: dict | None) -> dict | None:
+        """A statement's own plan with what the meta node rescheduled on its own meanwhile
+        (post-backfill restores, automatic passes at barriers), as one plan; the log is emptied."""
+        log = self._node.barrier.reschedules
+        if not log:
+            return plan
+        events, log[:] = list(log), []
+        return scale.merge_plans([plan, *events])
 
     @rpc(STREAM_MANAGER + "Recover")
     def recover(self) -> dict | None:

@@ -319,15 +319,36 @@ def neighbour_fragments(catalog: MetaCatalog, fragment_ids: Sequence[int]) -> se
     return out
 
 
-def merge_plans(plans: list[dict[str, Any] | None], outcome: str) -> dict[str, Any] | None:
-    """One plan for several reschedules of one event (a worker joining, a recovery)."""
+_SUMMARY_KEYS = ("fragments", "actors_removed", "actors_added", "vnodes_moved")
+
+
+def empty_plan() -> dict[str, Any]:
+    """A plan that changed nothing (it still carries an automatic pass's skipped jobs)."""
+    return {
+        "outcome": "applied",
+        "jobs": [],
+        "fragments": [],
+        "summary": dict.fromkeys(_SUMMARY_KEYS, 0),
+    }
+
+
+def merge_plans(
+    plans: list[dict[str, Any] | None], outcome: str | None = None
+) -> dict[str, Any] | None:
+    """One plan for several reschedules: of one event (a worker joining, a recovery; ``outcome``
+    names it), or of one statement (``None``: the events' outcomes joined with ``+``)."""
     plans = [p for p in plans if p]
     if not plans:
         return None
-    keys = ("fragments", "actors_removed", "actors_added", "vnodes_moved")
-    return {
+    if outcome is None:
+        outcome = " + ".join(dict.fromkeys(p["outcome"] for p in plans))
+    merged = {
         "outcome": outcome,
         "jobs": sorted({j for p in plans for j in p["jobs"]}),
         "fragments": [f for p in plans for f in p["fragments"]],
-        "summary": {k: sum(p["summary"][k] for p in plans) for k in keys},
+        "summary": {k: sum(p["summary"][k] for p in plans) for k in _SUMMARY_KEYS},
     }
+    skipped = [s for p in plans for s in p.get("skipped", ())]
+    if skipped:
+        merged["skipped"] = skipped
+    return merged

@@ -178,6 +178,25 @@ DETAILS_HINT = (
 )
 
 
+def _skipped(plan: dict[str, Any]) -> list[Segment]:
+    """``skipped jobs 6, 7: blocked by creating job 9 (m); retried when it finishes``: the jobs an
+    automatic pass left alone, and when it tries them again."""
+    segs: list[Segment] = []
+    for group in plan.get("skipped") or []:
+        ids = group["job_ids"]
+        label = "job" if len(ids) == 1 else "jobs"
+        line = f"  skipped {label} {', '.join(map(str, ids))}: {group['reason']}; "
+        segs.append((line + f"retried {group['retried']}\n", "yellow"))
+    return segs
+
+
+def _closing(plan: dict[str, Any]) -> list[Segment]:
+    """The summary line, or that nothing changed; then the skipped jobs."""
+    if plan.get("fragments"):
+        return [(_summary(plan), "bold"), *_skipped(plan)]
+    return [("  no actor changed\n", "bold"), *_skipped(plan)]
+
+
 def render_plan_summary(plan: dict[str, Any], *, color: bool = False) -> str:
     """The default plan text: per job, per fragment, per worker the actors before and after and
     the vnodes that arrive or leave (a proxy for how much state moves)."""
@@ -190,8 +209,9 @@ def render_plan_summary(plan: dict[str, Any], *, color: bool = False) -> str:
         segs.append((f"  job {job_id} {name}".rstrip() + "\n", "bold"))
         for frag in frags:
             segs += _fragment_summary(frag)
-    segs.append((_summary(plan), "bold"))
-    segs.append((DETAILS_HINT, "dim"))
+    segs += _closing(plan)
+    if plan.get("fragments"):
+        segs.append((DETAILS_HINT, "dim"))
     return paint(segs, color=color)
 
 
@@ -211,5 +231,5 @@ def render_plan(plan: dict[str, Any], *, color: bool = False, detail: str = "ful
     segs: list[Segment] = [(_head(plan), "bold")]
     for frag in plan.get("fragments") or []:
         segs += _fragment(frag)
-    segs.append((_summary(plan), "bold"))
+    segs += _closing(plan)
     return paint(segs, color=color)
