@@ -53,10 +53,8 @@ def test_the_skipped_pass_runs_when_the_creating_job_finishes_and_the_statement_
 def test_recover_prints_its_plan_and_a_disabled_control_says_so() -> None:
     r = invoke(["--format", "jsonl", "-c", "CREATE TABLE t (v INT)", "-c", "RECOVER"])
     assert _records(r.out)[-1]["plan"]["outcome"] == "recovery"
-    r = invoke(
-        ["--meta", "disable_automatic_parallelism_control=true", "-c", "CREATE TABLE t (v INT)"]
-        + ["-c", "\\worker add 2"]
-    )
+    setting = "disable_automatic_parallelism_control=true"
+    r = invoke(["--meta", setting, "-c", "CREATE TABLE t (v INT)", "-c", "\\worker add 2"])
     assert r.out.splitlines()[-1] == (
         "compute node 4 joined with 2 slots; no actor changed: automatic parallelism control is "
         "disabled (disable_automatic_parallelism_control = true), so jobs keep their actors "
