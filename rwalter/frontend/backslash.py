@@ -256,8 +256,9 @@ COMMANDS: dict[str, Command] = {
     "dm": _describe("\\dm [NAME]", "list materialized views"),
     "dv": _describe("\\dv [NAME]", "list views"),
     "di": _describe("\\di [NAME]", "list indexes"),
-    "ds": _describe("\\ds [NAME]", "list sinks"),
-    "dS": _describe("\\dS [NAME]", "list sources"),
+    "dsink": _describe("\\dsink [NAME]", "list sinks"),
+    "dsource": _describe("\\dsource [NAME]", "list sources"),
+    "ds": _describe("\\ds [NAME]", "list sequences (psql's; RisingWave has none)"),
     "sleep": Command(
         "\\sleep DURATION", "move the simulated clock (5, 5s, 250ms, 2min)", cmd_sleep
     ),

@@ -26,8 +26,10 @@ KINDS: dict[str, tuple[str, ...]] = {
     "dm": ("materialized view",),
     "dv": ("view",),
     "di": ("index",),
-    "ds": ("sink",),
-    "dS": ("source",),
+    "dsink": ("sink",),
+    "dsource": ("source",),
+    # psql's \\ds lists sequences; RisingWave has none, so psql finds none there either
+    "ds": (),
 }
 
 
@@ -47,6 +49,8 @@ def describe_command(session, name: str, args: list[str]) -> Result:
 
 def list_relations(session, kinds: tuple[str, ...]) -> Result:
     """psql's "List of relations", with each streaming job's status and parallelism."""
+    if not kinds:
+        return Result(text="Did not find any relations.\n")
     result = run_duck(
         session,
         'SELECT \'public\' AS "Schema", r.name AS "Name", r.relation_type AS "Type", '

@@ -77,8 +77,17 @@ def test_describe_after_the_backfill_and_an_alter() -> None:
 
 
 def test_kind_filters_and_not_found() -> None:
-    r = invoke(["-c", SETUP, "-c", "\\dS"])
+    r = invoke(["-c", SETUP, "-c", "\\dsource"])
     assert r.code == 0 and r.out.endswith("Did not find any relations.\n")
+    # psql's \\ds is sequences (none in RisingWave), not sinks: the letters keep psql's meaning
+    r = invoke(
+        ["-c", SETUP, "-c", "CREATE SINK s FROM mv WITH (connector = 'blackhole')", "-c", "\\ds"]
+    )
+    assert r.code == 0 and r.out.endswith("Did not find any relations.\n")
+    r = invoke(
+        ["-c", SETUP, "-c", "CREATE SINK s FROM mv WITH (connector = 'blackhole')", "-c", "\\dsink"]
+    )
+    assert r.code == 0 and " s    | sink" in r.out
     r = invoke(["-c", SETUP, "-c", "\\dt mv"])
     assert r.code == 1
     assert 'Did not find any relation named "mv".' in r.err

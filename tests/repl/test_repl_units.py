@@ -65,8 +65,8 @@ def test_one_help_lists_repl_and_simulator_commands(repl: Repl) -> None:
     names = [n for n, _ in command_help()]
     assert {"q", "timing", "x", "o", "i", "e", "pset"} <= set(REPL_COMMANDS)
     # the \d family is shared with batch runs, so it lives in the simulator's registry
-    assert {"d", "dt", "dm", "di", "ds", "dS"}.isdisjoint(REPL_COMMANDS)
-    assert {"d", "dS", "sleep", "cluster", "worker", "meta", "explain", "?"} <= set(names)
+    assert {"d", "dt", "dm", "di", "dsink", "dsource"}.isdisjoint(REPL_COMMANDS)
+    assert {"d", "dsource", "sleep", "cluster", "worker", "meta", "explain", "?"} <= set(names)
     out, _ = run(repl, "\\?")
     assert "REPL commands:" in out and "Simulator commands:" in out and "\\worker add" in out
     assert "Informational:\n  \\d [NAME]" in out
