@@ -115,6 +115,7 @@ def _job_sections(
         kinds_text = ", ".join(r[0] or "" for r in scans) or "none"
         prog, create_type = progress[0]
         lines.append(f"  backfill        {kinds_text}, {prog} ({(create_type or '').lower()})")
+        lines += _estimate_lines(session, job_id)
     elif status == "CREATED":
         lines.append("  backfill        finished")
     lines += _rederived_lines(session, job_id)
@@ -133,6 +134,28 @@ def _job_sections(
         fragments.tag = None
         sections.append(fragments)
     return sections
+
+
+def _estimate_lines(session, job_id: int) -> list[str]:
+    """rwalter's estimate of the time a backfill still needs (not RisingWave's: it has none)."""
+    estimate = session.client.catalog.backfill_estimate(job_id)
+    if estimate is None:
+        return []
+    left, speed = estimate
+    how = "rows left / (backfill_rate_limit or 10,000 rows/s per actor x backfill actors)"
+    if speed <= 0:
+        return [f"  estimate        paused: backfill_rate_limit = 0 ({left} rows left)"]
+    seconds = -(-left // speed)
+    return [f"  estimate        ~{_duration(seconds)} left at {speed} rows/s ({how})"]
+
+
+def _duration(seconds: int) -> str:
+    """``42s``, ``3min 20s``, ``2h 5min``."""
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}min {seconds % 60}s"
+    return f"{seconds // 3600}h {seconds % 3600 // 60}min"
 
 
 def _rederived_lines(session, job_id: int) -> list[str]:

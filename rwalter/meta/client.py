@@ -81,6 +81,7 @@ class CatalogReader:
 
     def __init__(self, node: MetaNode) -> None:
         self._catalog = node.catalog
+        self._barrier = node.barrier
 
     def relation(self, rel_id: int) -> Relation | None:
         return self._catalog.relation(rel_id)
@@ -176,6 +177,16 @@ class CatalogReader:
         """The name of a relation equal to ``name`` ignoring case (DuckDB's rule for the rows)."""
         other = self._catalog.relation_by_folded_name(name)
         return other.name if other is not None else None
+
+    def backfill_estimate(self, job_id: int) -> tuple[int, int] | None:
+        """rwalter's estimate for a creating job: ``(rows left, rows per second)``, the speed being
+        the backfill rate limit per backfill actor (or the simulator's default) times the
+        backfill actors, as the simulated clock consumes them (``Barrier.backfill_speed``)."""
+        job = self._catalog.job(job_id)
+        if job is None or job.status not in (JobStatus.INITIAL, JobStatus.CREATING):
+            return None
+        left = max(job.rows_total - job.rows_consumed, 0)
+        return left, self._barrier.backfill_speed(job)
 
     def ddl_progress(self, job_id: int) -> str | None:
         """The job's ``rw_ddl_progress.progress`` text (``GetDdlProgress``), if it has one."""

@@ -140,3 +140,21 @@ def test_index_sink_and_qualified_names() -> None:
     assert r.code == 0 and 'Index "public.i"\nStreaming job 7: CREATED\n' in r.out
     r = invoke(["-c", setup, "-c", "\\d public.t"])
     assert r.code == 0 and 'Table "public.t"\n Column |  Type   \n' in r.out
+
+
+def test_a_creating_job_gets_an_estimate_of_its_backfill_time() -> None:
+    """12 backfill actors at backfill_rate_limit 100: 1,200 rows a second, 100,000 rows left."""
+    setup = (
+        "CREATE TABLE t (v INT); INSERT INTO t SELECT * FROM generate_series(1, 100000);"
+        "SET background_ddl = true; SET backfill_rate_limit = 100;"
+        "CREATE MATERIALIZED VIEW m AS SELECT * FROM t;"
+    )
+    out = invoke(["-c", setup, "-c", "\\d m"]).out
+    assert (
+        "  estimate        ~1min 24s left at 1200 rows/s (rows left / (backfill_rate_limit or "
+        "10,000 rows/s per actor x backfill actors))\n"
+    ) in out
+    paused = invoke(
+        ["-c", setup, "-c", "ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 0", "-c", "\\d m"]
+    ).out
+    assert "  estimate        paused: backfill_rate_limit = 0 (100000 rows left)\n" in paused
