@@ -42,6 +42,8 @@ def test_describe_a_creating_snapshot_backfill_job() -> None:
         "  parallelism     bounded(64)  (max 256)\n"
         "  resource group  default\n"
         "  backfill        SNAPSHOT_BACKFILL, Snapshot [0.00% (0/100)] (background)\n"
+        "  estimate        ~9s left at 12 rows/s (rows left / (backfill_rate_limit or 10,000 "
+        "rows/s per actor x backfill actors))\n"
         " Fragment |                   Flags                   | Distribution | Actors |"
         " Actors per worker \n"
         "----------+-------------------------------------------+--------------+--------+"
