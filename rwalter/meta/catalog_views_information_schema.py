@@ -66,6 +66,35 @@ LEFT JOIN rw_catalog.rw_relations r ON c.relation_id = r.id
 JOIN rw_catalog.rw_schemas s ON s.id = r.schema_id
 WHERE c.is_hidden = false
 ORDER BY c.relation_id, c.position""",
+    # information_schema/schemata.rs (root owns every schema and has every privilege).
+    "information_schema_schemata": """
+SELECT 'dev' AS catalog_name, s.name AS schema_name, u.name AS schema_owner,
+    CAST(NULL AS VARCHAR) AS default_character_set_catalog,
+    CAST(NULL AS VARCHAR) AS default_character_set_schema,
+    CAST(NULL AS VARCHAR) AS default_character_set_name, CAST(NULL AS VARCHAR) AS sql_path
+FROM rw_catalog.rw_schemas s
+JOIN rw_catalog.rw_users u ON s.owner = u.id
+ORDER BY catalog_name, schema_name""",
+    # information_schema/tables.rs, over rwalter's rw_relations (no system tables in it).
+    "information_schema_tables": """
+SELECT 'dev' AS table_catalog, s.name AS table_schema, r.name AS table_name,
+    CASE r.relation_type
+        WHEN 'materialized view' THEN 'MATERIALIZED VIEW'
+        WHEN 'table' THEN 'BASE TABLE'
+        WHEN 'system table' THEN 'SYSTEM TABLE'
+        WHEN 'view' THEN 'VIEW'
+        ELSE upper(r.relation_type) END AS table_type,
+    CASE WHEN r.relation_type = 'table' THEN 'YES' ELSE 'NO' END AS is_insertable_into
+FROM rw_catalog.rw_relations r
+JOIN rw_catalog.rw_schemas s ON r.schema_id = s.id
+ORDER BY table_schema, table_name""",
+    # information_schema/views.rs.
+    "information_schema_views": """
+SELECT 'dev' AS table_catalog, s.name AS table_schema, v.name AS table_name,
+    v.definition AS view_definition
+FROM rw_catalog.rw_views v
+JOIN rw_catalog.rw_schemas s ON v.schema_id = s.id
+ORDER BY table_schema, table_name""",
 }
 
 __all__ = ["VIEWS"]
