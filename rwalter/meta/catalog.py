@@ -47,7 +47,7 @@ from rwalter.meta.store_tables import (
 )
 from rwalter.meta.user_data import UserData
 
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"  # 2: derived columns of jobs and fragments (rwalter.meta.catalog_derived)
 FIRST_OBJECT_ID = 6
 DEFAULT_DATABASE_ID = 1
 # Set to 1 to compare every rwmeta table with the model after each statement (tests).
@@ -137,6 +137,7 @@ class MetaCatalog:
         open statement cannot cover such writes."""
         self.flush()
         self.model.load(self._conn)
+        self.model.restate_derived()
 
     def ensure_views(self, sql_or_names: str | Sequence[str]) -> None:
         """Install the rw_catalog views a statement reads before it runs."""

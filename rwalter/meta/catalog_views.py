@@ -7,11 +7,12 @@ Each view models one RisingWave catalog, with its column names, order, types and
   job's parallelism text from ``mod.rs:219-254`` (``4``, ``adaptive``, ``bounded(4)``,
   ``ratio(0.5)``), backfill-effective while the job is not CREATED
   (``src/meta/service/src/stream_service.rs:87-103``); rows from ``list_streaming_job_infos``
-  (``src/meta/src/controller/fragment.rs:878-933``).
+  (``src/meta/src/controller/fragment.rs:878-933``); the text is computed by the store
+  (``rwalter.meta.catalog_derived``), the macros below remain its rule in SQL.
 * ``rw_catalog/rw_fragments.rs:23-80``: ``parallelism_policy`` per
   ``src/meta/src/controller/fragment.rs:1468-1555`` (no-shuffle ensembles and their roots as in
   ``src/meta/src/controller/scale.rs:1590-1690``); upstreams and actor counts per
-  ``fragment.rs:1322-1425``.
+  ``fragment.rs:1322-1425``; all three computed by the store (``rwalter.meta.catalog_derived``).
 * ``rw_catalog/rw_actors.rs:22-44``, ``rw_catalog/rw_worker_nodes.rs:24-95``.
 * ``rw_catalog/rw_streaming_parallelism.rs:18-49``, ``rw_catalog/rw_fragment_parallelism.rs:18-59``,
   ``rw_catalog/rw_relations.rs`` (RisingWave's own view SQL, minus the system tables and
@@ -139,8 +140,7 @@ SELECT j.job_id AS id,
     coalesce(r.name, '<unknown>') AS name,
     j.database_id,
     j.status,
-    rw_catalog.rw_job_parallelism(j.status, j.fixed_parallelism, j.strategy, j.backfill_set,
-        j.backfill_fixed, j.backfill_strategy) AS parallelism,
+    j.parallelism,
     j.max_parallelism,
     coalesce(j.specific_resource_group, d.resource_group, 'default') AS resource_group
 FROM rwmeta.streaming_jobs j
@@ -150,57 +150,21 @@ ORDER BY j.job_id""",
     "rw_table_fragments": """
 SELECT j.job_id AS table_id,
     j.status,
-    rw_catalog.rw_job_parallelism(j.status, j.fixed_parallelism, j.strategy, j.backfill_set,
-        j.backfill_fixed, j.backfill_strategy) AS parallelism,
+    j.parallelism,
     j.max_parallelism
 FROM rwmeta.streaming_jobs j
 ORDER BY j.job_id""",
     "rw_fragments": """
-WITH RECURSIVE
-ns AS (
-    SELECT DISTINCT source_fragment_id AS src, target_fragment_id AS dst
-    FROM rwmeta.fragment_relations WHERE dispatcher_type = 'NO_SHUFFLE'),
-ns_roots AS (
-    SELECT DISTINCT src AS f FROM ns WHERE NOT EXISTS (SELECT 1 FROM ns p WHERE p.dst = ns.src)),
-reach(root, f) AS (
-    SELECT f, f FROM ns_roots
-    UNION SELECT reach.root, ns.dst FROM reach JOIN ns ON ns.src = reach.f),
-linked(a, b) AS (SELECT x.root, y.root FROM reach x JOIN reach y ON x.f = y.f),
-ensemble(a, b) AS (
-    SELECT a, b FROM linked
-    UNION SELECT ensemble.a, linked.b FROM ensemble JOIN linked ON linked.a = ensemble.b),
-member_roots AS (
-    SELECT reach.f AS fragment_id, list_sort(list_distinct(list(ensemble.b))) AS roots
-    FROM reach JOIN ensemble ON ensemble.a = reach.root
-    WHERE NOT EXISTS (SELECT 1 FROM ns_roots WHERE ns_roots.f = reach.f)
-    GROUP BY reach.f),
-upstreams AS (
-    SELECT target_fragment_id AS fragment_id,
-        list(source_fragment_id ORDER BY source_fragment_id) AS ids
-    FROM rwmeta.fragment_relations GROUP BY target_fragment_id),
-actor_counts AS (
-    SELECT fragment_id, CAST(count(*) AS INTEGER) AS n FROM rwmeta.actors GROUP BY fragment_id)
 SELECT f.fragment_id,
     f.job_id AS table_id,
     f.distribution AS distribution_type,
     coalesce(f.state_table_ids, CAST([] AS INTEGER[])) AS state_table_ids,
-    coalesce(u.ids, CAST([] AS INTEGER[])) AS upstream_fragment_ids,
+    f.upstream_fragment_ids,
     coalesce(f.flags, CAST([] AS VARCHAR[])) AS flags,
-    coalesce(a.n, 0) AS parallelism,
+    f.parallelism,
     f.vnode_count AS max_parallelism,
-    CASE
-        WHEN f.distribution = 'SINGLE' THEN 'single'
-        WHEN coalesce(f.override_set, false)
-            THEN 'override(' || rw_catalog.rw_fmt_parallelism(f.override_fixed, j.strategy) || ')'
-        WHEN m.roots IS NOT NULL THEN 'upstream_fragment(' || CAST(m.roots AS VARCHAR) || ')'
-        WHEN j.job_id IS NULL THEN 'inherit(unknown)'
-        ELSE 'inherit(' || rw_catalog.rw_fmt_parallelism(j.fixed_parallelism, j.strategy) || ')'
-    END AS parallelism_policy
+    f.parallelism_policy
 FROM rwmeta.fragments f
-LEFT JOIN rwmeta.streaming_jobs j ON j.job_id = f.job_id
-LEFT JOIN member_roots m ON m.fragment_id = f.fragment_id
-LEFT JOIN upstreams u ON u.fragment_id = f.fragment_id
-LEFT JOIN actor_counts a ON a.fragment_id = f.fragment_id
 ORDER BY f.fragment_id""",
     "rw_actors": """
 SELECT actor_id, fragment_id, worker_id, 'RUNNING' AS state

@@ -8,8 +8,12 @@ old row in the undo log and marks the key dirty; :meth:`Model.flush` brings Duck
 the model (per dirty table: one ``DELETE`` of the dirty keys, one appender flush of their current
 rows), whenever the catalog decides (see ``rwalter.meta.catalog``).
 
-Invariant: for every key that is not dirty, the model's row equals the row DuckDB holds in its
-current transaction. A rollback restores both sides: the undo log puts back the model's rows and
+Some tables carry derived columns, computed from the model when a row is written
+(``rwalter.meta.catalog_derived``); a write that changes what another row's derived columns say
+marks that row dirty too.
+
+Invariant: for every key that is not dirty, the model's row (and its derived columns) equals the
+row DuckDB holds in its current transaction. A rollback restores both sides: the undo log puts back the model's rows and
 DuckDB rolls back its transaction; every key written or flushed since the transaction began is
 marked dirty again, a superset of the keys that differ (a re-flushed row is written as it is).
 """
@@ -21,6 +25,7 @@ from typing import Any
 
 import duckdb
 
+from rwalter.meta.catalog_derived import DEPENDENTS, DERIVATIONS
 from rwalter.meta.store_tables import TABLES, Row, TableSpec
 
 # table name -> index name -> the value a row is indexed under.
@@ -117,6 +122,23 @@ class Model:
         table.set(key, row)
         if key not in table.dirty:  # not dirty: DuckDB holds exactly the old row
             table.dirty[key] = old is not None
+        dependents = DEPENDENTS.get(table.spec.name)
+        if dependents is not None:
+            for name, stale in dependents(self, old, row):
+                self.restate(self.tables[name], stale)
+
+    @staticmethod
+    def restate(table: Table, key: Any) -> None:
+        """Mark a row to be written again (its derived columns changed): DuckDB holds it."""
+        if key not in table.dirty and key in table.rows:
+            table.dirty[key] = True
+
+    def restate_derived(self) -> None:
+        """Mark every row with derived columns to be written again (after SQL wrote rwmeta)."""
+        for name in DERIVATIONS:
+            table = self.tables[name]
+            for key in table.rows:
+                self.restate(table, key)
 
     def rollback(self) -> None:
         """Put back every row the open statement changed; everything touched is dirty again."""
@@ -139,10 +161,9 @@ class Model:
             spec = table.spec
             table.clear()
             table.dirty.clear()
-            cur = conn.execute(f"SELECT * FROM {spec.qualified}")
-            names = [d[0] for d in cur.description]
+            cur = conn.execute(spec.select_sql)
             for values in cur.fetchall():
-                row = spec.from_db(names, values)
+                row = spec.from_db(spec.columns, values)
                 table.set(spec.key_of(row), row)
 
     def flush(
@@ -169,8 +190,13 @@ class Model:
             present = [table.rows[k] for k in keys if k in table.rows]
             if present:
                 appender = self._appender(conn, spec)
-                for row in present:
-                    appender.append_row(*spec.values(row))
+                derive = DERIVATIONS.get(spec.name)
+                if derive is None:
+                    for row in present:
+                        appender.append_row(*spec.values(row))
+                else:
+                    for row, extra in zip(present, derive(self, present), strict=True):
+                        appender.append_row(*spec.values(row), *extra)
                 appender.flush()
             if in_transaction:
                 self.flushed.append((table, list(keys)))
@@ -187,16 +213,32 @@ class Model:
         """Where DuckDB and the model disagree (the checking mode compares after each statement)."""
         for table in self.tables.values():
             spec = table.spec
-            cur = conn.execute(f"SELECT * FROM {spec.qualified}")
-            names = [d[0] for d in cur.description]
+            cur = conn.execute(spec.select_sql)
             stored = {}
             for values in cur.fetchall():
-                row = spec.from_db(names, values)
+                row = spec.from_db(spec.columns, values)
                 stored[spec.key_of(row)] = row
             for key in sorted(set(stored) | set(table.rows), key=repr):
                 mine, theirs = table.rows.get(key), stored.get(key)
                 if mine != theirs:
                     yield f"{spec.name}[{key!r}]: model {mine!r}, DuckDB {theirs!r}"
+            yield from self._derived_differences(conn, table)
+
+    def _derived_differences(self, conn: duckdb.DuckDBPyConnection, table: Table) -> Iterator[str]:
+        derive = DERIVATIONS.get(table.spec.name)
+        if derive is None:
+            return
+        spec = table.spec
+        names = ", ".join([*spec.key, *(c for c, _ in spec.derived)])
+        stored = {
+            (v[0] if len(spec.key) == 1 else tuple(v[: len(spec.key)])): tuple(v[len(spec.key) :])
+            for v in conn.execute(f"SELECT {names} FROM {spec.qualified}").fetchall()
+        }
+        keys = sorted(table.rows, key=repr)
+        expected = derive(self, [table.rows[k] for k in keys])
+        for key, mine in zip(keys, expected, strict=True):
+            if stored.get(key) != tuple(mine):
+                yield f"{spec.name}[{key!r}] derived: model {mine!r}, DuckDB {stored.get(key)!r}"
 
 
 __all__ = ["INDEXES", "Model", "Table"]

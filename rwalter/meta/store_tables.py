@@ -220,6 +220,9 @@ class TableSpec:
     name: str
     cls: type[Row]
     key: tuple[str, ...]
+    # Columns after the row's own: what the store computes from the model when it writes the
+    # row, for the catalog views to read (``rwalter.meta.catalog_derived``), as (name, SQL type).
+    derived: tuple[tuple[str, str], ...] = ()
 
     @functools.cached_property
     def columns(self) -> tuple[str, ...]:
@@ -237,8 +240,14 @@ class TableSpec:
     def ddl(self) -> str:
         hints = typing.get_type_hints(self.cls, include_extras=True)
         cols = [f"{c} {_sql_type(hints[c])}" for c in self.columns]
+        cols += [f"{c} {t}" for c, t in self.derived]
         cols.append(f"PRIMARY KEY ({', '.join(self.key)})")
         return f"CREATE TABLE IF NOT EXISTS {self.qualified} ({', '.join(cols)});"
+
+    @property
+    def select_sql(self) -> str:
+        """The row's own columns of every stored row (the derived ones are the store's)."""
+        return f"SELECT {', '.join(self.columns)} FROM {self.qualified}"
 
     def key_of(self, row: Row) -> Any:
         d = row.__dict__
@@ -277,8 +286,17 @@ TABLES: tuple[TableSpec, ...] = (
     TableSpec("schemas", Schema, ("id",)),
     TableSpec("workers", Worker, ("id",)),
     TableSpec("relations", Relation, ("id",)),
-    TableSpec("streaming_jobs", Job, ("job_id",)),
-    TableSpec("fragments", Fragment, ("fragment_id",)),
+    TableSpec("streaming_jobs", Job, ("job_id",), (("parallelism", "VARCHAR"),)),
+    TableSpec(
+        "fragments",
+        Fragment,
+        ("fragment_id",),
+        (
+            ("upstream_fragment_ids", "INTEGER[]"),
+            ("parallelism", "INTEGER"),
+            ("parallelism_policy", "VARCHAR"),
+        ),
+    ),
     TableSpec("fragment_relations", Edge, ("source_fragment_id", "target_fragment_id")),
     TableSpec("actors", Actor, ("actor_id",)),
     TableSpec("session_defaults", Setting, ("name",)),

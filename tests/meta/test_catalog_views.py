@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rwalter.common.parallelism import ParallelismPolicy
 from rwalter.meta.catalog import Actor, Fragment, Job, MetaCatalog, Relation, Worker
 from rwalter.meta.catalog_views import VIEWS, install, show_jobs_sql
 
@@ -293,7 +294,9 @@ def test_parallelism_texts(catalog: MetaCatalog) -> None:
         (4, None, "4"),
         (2, "BOUNDED(8)", "2"),
     ]
+    c.ensure_views(["rw_fmt_parallelism"])  # the views now read the store's computed text
     for fixed, strategy, text in cases:
+        assert ParallelismPolicy(fixed, strategy).display() == text, (fixed, strategy)
         got = c.conn.execute(
             "SELECT rw_catalog.rw_fmt_parallelism(?::INTEGER, ?::VARCHAR)", [fixed, strategy]
         ).fetchone()[0]
@@ -720,6 +723,7 @@ def test_many_jobs_stay_cheap(catalog: MetaCatalog) -> None:
         "INSERT INTO rwmeta.fragment_relations SELECT 1, 2 + i, 'NO_SHUFFLE', [] "
         f"FROM range({n}) t(i)"
     )
+    c.reload()  # rows written by SQL: the model reads them, the store recomputes its columns
     assert rows(c, "SELECT count(*) FROM rw_streaming_parallelism") == [(n + 1,)]
     assert rows(
         c, "SELECT parallelism_policy, count(*) FROM rw_fragments GROUP BY 1 ORDER BY 1"
