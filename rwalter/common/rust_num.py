@@ -20,6 +20,7 @@ PIE_NEG_OVERFLOW = "number too small to fit in target type"
 # (min, max) of the Rust integer types the session config and the strategies use.
 INT_RANGES: dict[str, tuple[int, int]] = {
     "i32": (-(2**31), 2**31 - 1),
+    "i64": (-(2**63), 2**63 - 1),
     "u32": (0, 2**32 - 1),
     "u64": (0, 2**64 - 1),
     "usize": (0, 2**64 - 1),

@@ -18,6 +18,7 @@ import duckdb
 from sqlglot import exp
 
 from rwalter.common.catalog import JobStatus
+from rwalter.common.interval import Interval
 from rwalter.errors import (
     CATALOG_NOT_FOUND,
     QUERY,
@@ -34,7 +35,7 @@ from rwalter.frontend.binder import (
     object_name,
 )
 from rwalter.frontend.catalog_reader import unqualify_user_relations
-from rwalter.frontend.literals import check_number_literals
+from rwalter.frontend.literals import bind_interval_literals, check_number_literals
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
@@ -243,7 +244,7 @@ def create_query_storage(
     bound query's schema, each column's name and RisingWave type, as the catalog keeps it."""
     check_number_literals(query)
     check_field_wildcards(batch, query)
-    sql = transpile_query(name_columns(_current_versions(query)))
+    sql = transpile_query(name_columns(_current_versions(bind_interval_literals(query))))
     probe = f"SELECT * FROM {storage_name(name)} LIMIT 0"
     try:
         batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
@@ -260,28 +261,59 @@ def create_query_storage(
 
 def query_width(batch: BatchClient, query: exp.Expression) -> int:
     """How many columns ``query`` returns (bound as :func:`create_query_storage` binds it)."""
-    sql = transpile_query(name_columns(query))
+    sql = transpile_query(name_columns(bind_interval_literals(query)))
     try:
         return len(batch.execute(f"SELECT * FROM ({sql}) LIMIT 0", reads=sql).description or [])
     except duckdb.Error as exc:
         raise bind_error(exc, query) or duck_error(exc) from None
 
 
+def _interval_parts(position: int) -> str:
+    """DuckDB SQL for the (months, days, microseconds) of result column ``position``."""
+    c = f"#{position}"
+    return (
+        f"[datepart('year', {c}) * 12 + datepart('month', {c}), datepart('day', {c}), "
+        f"datepart('hour', {c})::BIGINT * 3600000000 + datepart('minute', {c})::BIGINT * 60000000"
+        f" + datepart('microseconds', {c})]"
+    )
+
+
+def _fetch(session, sql: str) -> tuple[list, list]:
+    """The rows and description of ``sql``. DuckDB hands an interval to Python as a timedelta,
+    with a month as 30 days; a result with interval columns is read again with each interval
+    as its three parts, so that it prints as RisingWave prints it (``1 mon``, not ``30 days``)."""
+    cur = session.client.batch.query(sql)
+    description = cur.description or []
+    intervals = {i for i, d in enumerate(description) if str(d[1]).upper() == "INTERVAL"}
+    if not intervals:
+        return cur.fetchall(), description
+    items = ", ".join(
+        _interval_parts(i + 1) if i in intervals else f"#{i + 1}" for i in range(len(description))
+    )
+    rows = session.client.batch.query(f"SELECT {items} FROM ({sql})").fetchall()
+    return [[_interval_value(v) if i in intervals else v for i, v in enumerate(r)] for r in rows], (
+        description
+    )
+
+
+def _interval_value(parts: list[int | None]) -> Interval | None:
+    return None if parts[0] is None else Interval(*parts)
+
+
 def run_duck(session, sql: str) -> Result:
     """Run DuckDB SQL and shape the rows as psql text."""
     try:
-        cur = session.client.batch.query(sql)
-        rows = cur.fetchall()
+        rows, description = _fetch(session, sql)
     except duckdb.Error as exc:
         raise duck_error(exc) from None
-    columns = [d[0] for d in cur.description or []]
-    types = "".join(_letter(d[1]) for d in cur.description or [])
+    columns = [d[0] for d in description]
+    types = "".join(_letter(d[1]) for d in description)
     return Result(
         tag="SELECT",
         columns=columns,
         rows=[[pg_text(v) for v in r] for r in rows],
         types=types,
-        column_types=[rw_type(d[1]) for d in cur.description or []],
+        column_types=[rw_type(d[1]) for d in description],
         returns_rows=True,
     )
 
@@ -371,7 +403,7 @@ def _bound_sql(session, node: exp.Expression) -> str:
     node = bind_surface(session, node)
     check_visible(session, node)
     check_field_wildcards(session.client.batch, node)
-    return transpile_query(name_columns(node))
+    return transpile_query(name_columns(bind_interval_literals(node)))
 
 
 def handle_query(session, node: exp.Expression) -> Result:
@@ -418,7 +450,7 @@ def handle_dml(session, node: exp.Expression) -> Result:
     node = unqualify_user_relations(session, node)
     bind_dml(session, node)
     try:
-        cur = session.client.batch.execute(transpile_query(node))
+        cur = session.client.batch.execute(transpile_query(bind_interval_literals(node)))
         count = cur.fetchone()
     except duckdb.Error as exc:
         raise duck_error(exc) from None

@@ -37,6 +37,62 @@ class RWalter(RisingWave):
             tok = token if token else self._curr
             raise _Fail(message, tok.start if tok is not None else None)
 
+        def _parse_interval(  # type: ignore[override]
+            self, require_interval: bool = True, parse_function_unit: bool = True
+        ) -> exp.Expression | None:
+            """``INTERVAL '<text>' [<field> [(p)] [TO <field> [(p)]]]`` as RisingWave's
+            ``parse_literal_interval`` reads it (``src/sqlparser/src/parser.rs:1233-1297``).
+
+            The text is kept whole (sqlglot would split ``'1 day 2:03'`` into ``'1' DAY`` and lose
+            the clock); ``meta["rw_interval"]`` holds ``(text, leading field or None)`` for the
+            binder, which parses it by RisingWave's rules. Only the listed field keywords are a
+            field: ``INTERVAL '5' MINUTES`` is ``INTERVAL '5'`` aliased ``minutes``, as in
+            RisingWave."""
+            nxt = self._next
+            if not (
+                require_interval
+                and self._curr is not None
+                and self._curr.token_type == TokenType.INTERVAL
+                and nxt is not None
+                and nxt.token_type == TokenType.STRING
+            ):
+                return super()._parse_interval(require_interval, parse_function_unit)
+            self._advance(2)
+            text = nxt.text
+            field = self._interval_field()
+            unit: exp.Expression | None = None
+            if field is not None:
+                unit = exp.var(field + self._interval_precision(2 if field == "SECOND" else 1))
+                if field != "SECOND" and self._match_text_seq("TO"):
+                    last = self._interval_field()
+                    if last is None:
+                        self.raise_error("Expected date/time field")
+                    last += self._interval_precision(1) if last == "SECOND" else ""
+                    unit = exp.IntervalSpan(this=unit, expression=exp.var(last))
+            node = exp.Interval(this=exp.Literal.string(text), unit=unit)
+            node.meta["rw_interval"] = (text, field)
+            return node
+
+        def _interval_field(self) -> str | None:
+            curr = self._curr
+            if curr is None or curr.token_type in _STRINGISH:
+                return None
+            word = curr.text.upper()
+            if word not in ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"):
+                return None
+            self._advance()
+            return word
+
+        def _interval_precision(self, most: int) -> str:
+            """An optional ``(p)`` (``(p, s)`` when ``most`` is 2), as printed after the field."""
+            if not self._match(TokenType.L_PAREN):
+                return ""
+            numbers = [self._parse_number()]
+            if most == 2 and self._match(TokenType.COMMA):
+                numbers.append(self._parse_number())
+            self._match_r_paren()
+            return "(" + ", ".join(n.name for n in numbers if n is not None) + ")"
+
     class Generator(RisingWave.generator_class):  # type: ignore[name-defined,misc]
         TRANSFORMS = dict(RisingWave.generator_class.TRANSFORMS)
         # ``INTERVAL '1' MINUTE`` prints as written (RisingWave's ``Value::Interval`` Display keeps
