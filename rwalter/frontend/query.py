@@ -23,6 +23,7 @@ from rwalter.errors import (
     CATALOG_NOT_FOUND,
     QUERY,
     SNAPSHOT_NO_ROWS,
+    UNSUPPORTED_STATEMENT,
     RwError,
     catalog_error,
     invalid_input,
@@ -161,7 +162,23 @@ def duck_error(exc: Exception) -> RwError:
     if "does not exist" in text and text.startswith("Table with name "):
         name = text[len("Table with name ") :].split(" ")[0]
         return catalog_error(f"table or source not found: {name}")
+    missing = _DUCK_NO_FUNCTION.match(text)
+    if missing:  # a RisingWave function the binder knows and the store does not evaluate
+        return RwError(
+            [
+                f"rwalter does not model the function {missing.group(1)} (RisingWave has it); "
+                "it models streaming jobs, their fragments and parallelism, and the catalogs "
+                "clients read"
+            ],
+            UNSUPPORTED_STATEMENT,
+        )
     return RwError([text], QUERY)
+
+
+# DuckDB's text for a function it lacks; never shown as such (nothing of DuckDB shows through).
+_DUCK_NO_FUNCTION = re.compile(
+    r"(?:Scalar|Table|Aggregate) Function with name (\S+) does not exist"
+)
 
 
 _MISSING_COLUMN = re.compile(
