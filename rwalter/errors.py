@@ -158,6 +158,17 @@ def frontend_panic(message: str, hint: str) -> RwError:
     )
 
 
+def unmodelled(what: str) -> RwError:
+    """Something RisingWave has that rwalter does not model, said honestly rather than guessed."""
+    return RwError(
+        [
+            f"rwalter does not model {what} (RisingWave has it); it models streaming jobs, "
+            "their fragments and parallelism, and the catalogs clients read"
+        ],
+        UNSUPPORTED_STATEMENT,
+    )
+
+
 def catalog_error(message: str, code: str = CATALOG_NOT_FOUND) -> RwError:
     """``Catalog error`` with its source, e.g. ``table not found: t``."""
     return RwError(["Catalog error", message], code)

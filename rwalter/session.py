@@ -127,16 +127,15 @@ class Session:
     ) -> Iterator[Result]:
         """Run one unit; a ``\\watch`` yields a Result for each run of the query, as it comes
         (``rwalter.frontend.watch``), anything else its one Result."""
-        if unit.kind == "meta" and _is_watch(unit.text):
+        if unit.kind == "meta" and unit.text.lstrip()[1:].split(None, 1)[:1] == ["watch"]:
             import time
 
             from rwalter.frontend.backslash import parse_backslash
             from rwalter.frontend.watch import watch
 
             try:
-                yield from watch(
-                    self, parse_backslash(unit.text)[1], interactive=interactive, sleep=time.sleep
-                )
+                args = parse_backslash(unit.text)[1]
+                yield from watch(self, args, interactive=interactive, sleep=time.sleep)
             except RwError as err:
                 self.last_error = err
                 yield Result(
@@ -204,11 +203,6 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _is_watch(text: str) -> bool:
-    words = text.strip()[1:].split(None, 1)
-    return bool(words) and words[0] == "watch"
 
 
 def open_session(

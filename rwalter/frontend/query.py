@@ -23,10 +23,10 @@ from rwalter.errors import (
     CATALOG_NOT_FOUND,
     QUERY,
     SNAPSHOT_NO_ROWS,
-    UNSUPPORTED_STATEMENT,
     RwError,
     catalog_error,
     invalid_input,
+    unmodelled,
 )
 from rwalter.frontend.binder import (
     bind_error_root,
@@ -164,14 +164,7 @@ def duck_error(exc: Exception) -> RwError:
         return catalog_error(f"table or source not found: {name}")
     missing = _DUCK_NO_FUNCTION.match(text)
     if missing:  # a RisingWave function the binder knows and the store does not evaluate
-        return RwError(
-            [
-                f"rwalter does not model the function {missing.group(1)} (RisingWave has it); "
-                "it models streaming jobs, their fragments and parallelism, and the catalogs "
-                "clients read"
-            ],
-            UNSUPPORTED_STATEMENT,
-        )
+        return unmodelled(f"the function {missing.group(1)}")
     return RwError([text], QUERY)
 
 

@@ -36,10 +36,10 @@ from rwalter.common.pg_types import data_type_of
 from rwalter.errors import (
     NOT_IMPLEMENTED_TAIL,
     QUERY,
-    UNSUPPORTED_STATEMENT,
     RwError,
     catalog_error,
     not_implemented,
+    unmodelled,
 )
 from rwalter.frontend.binder import name_position, object_name
 from rwalter.frontend.builtins import FUNCTIONS, SCALAR_FUNCTIONS, SYSTEM_RELATIONS
@@ -63,16 +63,6 @@ def modelled(schema: str, name: str) -> bool:
     return store_name(schema, name) in catalog_views.VIEWS and name in SYSTEM_RELATIONS[schema]
 
 
-def _unmodelled(what: str) -> RwError:
-    return RwError(
-        [
-            f"rwalter does not model {what} (RisingWave has it); it models streaming jobs, "
-            "their fragments and parallelism, and the catalogs clients read"
-        ],
-        UNSUPPORTED_STATEMENT,
-    )
-
-
 def _bind_table(session, table: exp.Table, ctes: set[str]) -> str | None:
     """Point a relation at the store; returns the system view it reads, if any."""
     if not isinstance(table.this, exp.Identifier):
@@ -92,7 +82,7 @@ def _bind_table(session, table: exp.Table, ctes: set[str]) -> str | None:
     for system in candidates:
         if name in SYSTEM_RELATIONS[system]:
             if not modelled(system, name):
-                raise _unmodelled(f"{system}.{name}")
+                raise unmodelled(f"{system}.{name}")
             table.set("catalog", None)
             table.set("db", exp.to_identifier(_STORE_SCHEMA.get(system, "rw_catalog")))
             table.set("this", exp.to_identifier(store_name(system, name), quoted=True))
