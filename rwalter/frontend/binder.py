@@ -46,6 +46,14 @@ def object_name(table) -> str:
     return table.name if hasattr(table, "name") else str(table)
 
 
+def single_name(table, desc: str) -> str:
+    """``Binder::resolve_single_name`` (``binder/relation/mod.rs:333-340``): a database or schema
+    name is one identifier; ``desc`` is ``database name`` or ``schema name``."""
+    if any(table.args.get(part) is not None for part in ("db", "catalog")):
+        raise RwError([f"{desc} must contain 1 argument"], QUERY)
+    return object_name(table)
+
+
 def name_position(table) -> tuple[int, int] | None:
     """Where an object name stands in its statement (1-based line, col), when the parser knows."""
     ident = table.this if hasattr(table, "this") else None
@@ -175,4 +183,11 @@ def statement_type(kind: str) -> str:
     return ALTER_LOOKUP[kind][2] if kind in ALTER_LOOKUP else f"ALTER_{kind.replace(' ', '_')}"
 
 
-__all__ = ["RwError", "find_relation", "object_name", "resolve_job_for_alter", "statement_type"]
+__all__ = [
+    "RwError",
+    "find_relation",
+    "object_name",
+    "resolve_job_for_alter",
+    "single_name",
+    "statement_type",
+]

@@ -59,7 +59,7 @@ from rwalter.errors import (
 )
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
-from rwalter.frontend.binder import bind_columns, not_found, object_name
+from rwalter.frontend.binder import bind_columns, not_found, object_name, single_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
 from rwalter.frontend.optimizer.rules import PLAN_SETTINGS
@@ -677,11 +677,14 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
 
 
 def handle_create_database(session, node: ast.CreateDatabase) -> Result:
-    name = object_name(node.this)
+    """``handle_create_database`` (``create_database.rs:28-124``): the name is one identifier
+    (``:40``); an existing database is ``database named d already exists``, or under IF NOT
+    EXISTS the notice ``database "d" exists, skipping`` (``:56-68``)."""
+    name = single_name(node.this, "database name")
     client = session.client
     if client.catalog.database_by_name(name) is not None:
         if node.args.get("exists"):
-            return Result(tag="CREATE_DATABASE")
+            return Result(tag="CREATE_DATABASE", notices=[f'database "{name}" exists, skipping'])
         raise RwError(["Catalog error", f"database named {name} already exists"], CATALOG_EXISTS)
     group = node.args.get("resource_group")
     client.create_database(

@@ -40,9 +40,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rwalter.common.catalog import KINDS, ObjectKind
-from rwalter.errors import CATALOG_NOT_FOUND, RwError
+from rwalter.errors import CATALOG_NOT_FOUND, PERMISSION_DENIED, RwError
 from rwalter.frontend import catalog_reader as reader
-from rwalter.frontend.binder import not_found, object_name
+from rwalter.frontend.binder import not_found, single_name
+from rwalter.frontend.surface import DATABASE
 from rwalter.meta.client import Relation
 from rwalter.result import Result
 from rwalter.sql import ast
@@ -139,10 +140,19 @@ def _find(
 
 
 def _drop_database(session, node: ast.DropObject) -> Result:
+    """``handle_drop_database`` (``drop_database.rs:24-83``): the session's own database is refused
+    before the lookup, IF EXISTS or not (``drop_database.rs:32-37``); a database that does not
+    exist is a miss (``:38-56``); meta drops it with everything in it (``DropMode::Cascade``,
+    ``src/meta/src/rpc/ddl_controller.rs:664-666``). rwalter's relations all live in the
+    session's database, so another database holds no relations to cascade to."""
     client = session.client
     notices: list[str] = []
     for table in node.expressions:
-        name = object_name(table)
+        name = single_name(table, "database name")
+        if name == DATABASE:
+            raise RwError(
+                ["Permission denied: cannot drop the currently open database"], PERMISSION_DENIED
+            )
         db = client.catalog.database_by_name(name)
         if db is None:
             if node.args.get("exists"):

@@ -440,25 +440,42 @@ def describe_query(session, node: exp.Expression) -> list[tuple[str, str]]:
     return [(r[0], rw_type(r[1])) for r in rows]
 
 
-def bind_dml(session, node: exp.Expression) -> exp.Table | None:
-    """The binder's checks of an INSERT/UPDATE/DELETE: its relations are visible and its target
-    is a table (``table not found`` otherwise)."""
+def bind_dml(session, node: exp.Expression) -> exp.Expression:
+    """The binder's checks of an INSERT/UPDATE/DELETE (``rwalter.frontend.dml``), target first as
+    RisingWave binds it, then its relations are visible; returns the statement to run."""
+    from rwalter.frontend import dml
+
     check_number_literals(node)
+    _, rel = dml.dml_target(session, node)
+    named = dml.check_insert_columns(node, rel) if isinstance(node, exp.Insert) and rel else None
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
-    target = node.this if not isinstance(node.this, exp.Schema) else node.this.this
-    table = target.find(exp.Table) if not isinstance(target, exp.Table) else target
-    if table is not None:
-        rel = session.client.catalog.relation_by_name(object_name(table))
-        if rel is None or rel.kind != "table":
-            raise catalog_error(f"table not found: {object_name(table)}")
-    return table
+    if rel is not None and isinstance(node, exp.Insert):
+        source = node.args.get("expression")
+        if source is not None:
+            node = dml.check_insert_width(node, rel, named, _source_width(session, source))
+    elif rel is not None and isinstance(node, exp.Update):
+        dml.check_update(node, rel)
+    return node
+
+
+def _source_width(session, source: exp.Expression) -> int:
+    """How many values a row of an INSERT's source has."""
+    if isinstance(source, exp.Values):
+        first = source.expressions[0] if source.expressions else None
+        return len(first.expressions) if isinstance(first, exp.Tuple) else 1
+    if isinstance(source, exp.Select) and not any(
+        isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+        for e in source.expressions
+    ):
+        return len(source.expressions)
+    return len(describe_query(session, source.copy()))
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
     node = unqualify_user_relations(session, node)
-    bind_dml(session, node)
+    node = bind_dml(session, node)
     try:
         cur = session.client.batch.execute(transpile_query(bind_interval_literals(node)))
         count = cur.fetchone()

@@ -32,18 +32,17 @@ from rwalter.errors import (
     frontend_error,
 )
 from rwalter.frontend import catalog_reader as reader
-from rwalter.frontend.binder import not_found
+from rwalter.frontend.binder import not_found, single_name
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import real_value
 
 RESERVED_PG_SCHEMA_PREFIX = "pg_"  # src/common/src/catalog/mod.rs
 SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "rw_catalog")  # is_system_schema
 
 
 def _schema_name(table) -> str:
-    """``Binder::resolve_schema_name``: the last identifier, as its real value."""
-    return real_value(table.this) if hasattr(table, "this") else str(table)
+    """``Binder::resolve_schema_name``: one identifier, as its real value."""
+    return single_name(table, "schema name") if hasattr(table, "this") else str(table)
 
 
 def handle_create_schema(session, node: ast.CreateSchema) -> Result:

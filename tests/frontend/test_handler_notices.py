@@ -89,3 +89,10 @@ def test_duplicate_creating_job_text(session: Session) -> None:
         result.error.message
         == "materialized view named m already exists and is still being created"
     )
+
+
+def test_create_database_if_not_exists_notice(session: Session) -> None:
+    """``database "d" exists, skipping`` (``src/frontend/src/handler/create_database.rs:56-68``)."""
+    run(session, "CREATE DATABASE d")
+    result = run(session, "CREATE DATABASE IF NOT EXISTS d")
+    assert (result.tag, result.notices) == ("CREATE_DATABASE", ['database "d" exists, skipping'])

@@ -12,6 +12,7 @@ Bounded in the suite (a few sequences). ``RWALTER_FUZZ_EXAMPLES=N`` runs N seque
 ``RWALTER_FUZZ_SEED`` fixes the seed, for long runs:
 
     RWALTER_FUZZ_EXAMPLES=5000 python -m pytest tests/reliability/test_fuzz.py -q -s
+    RWALTER_FUZZ_UNITS=100,300 python -m tests.reliability.test_fuzz 50000 SEED
 
 A unit is one statement or event; the long run prints how many it ran.
 """
@@ -39,7 +40,9 @@ sys.path.insert(0, str(REPO / "tests" / "sql"))
 import ebnf  # noqa: E402
 
 EXAMPLES = int(os.environ.get("RWALTER_FUZZ_EXAMPLES", "4"))
-UNITS_PER_SEQUENCE = (8, 40)
+# ``RWALTER_FUZZ_UNITS=LOW,HIGH`` sets a sequence's length; longer sequences reach deeper states and
+# spend less of a long run on each sequence's setup and final check.
+UNITS_PER_SEQUENCE = tuple(int(n) for n in os.environ.get("RWALTER_FUZZ_UNITS", "8,40").split(","))
 settings.register_profile(
     "rwalter-fuzz",
     max_examples=EXAMPLES,
@@ -149,7 +152,8 @@ def unit(rng: random.Random) -> str:
 def run_sequence(seed: int) -> int:
     """One session through one sequence; returns the units run."""
     rng = random.Random(seed)
-    units = [*SETUP] + [unit(rng) for _ in range(rng.randint(*UNITS_PER_SEQUENCE))]
+    low, high = UNITS_PER_SEQUENCE
+    units = [*SETUP] + [unit(rng) for _ in range(rng.randint(low, high))]
     ran = 0
     with Session(cluster="2,3,2@test") as session:
         for text in units:

@@ -1,0 +1,207 @@
+"""The binder's checks of INSERT, UPDATE and DELETE, in RisingWave's order, before DuckDB runs them.
+
+Models ``src/frontend/src/binder/insert.rs:104-345`` (``bind_insert``), ``binder/update.rs:124-270``
+(``bind_update``), ``binder/delete.rs:68-80`` (``bind_delete``) and ``check_for_dml``
+(``binder/relation/table_or_source.rs:706-737``). Then rwalter gives DuckDB a statement it runs as
+RisingWave would: an INSERT without a column list that supplies fewer values than the table has
+insertable columns names its columns, so the rest get their DEFAULT or NULL (``insert.rs:325-330``).
+
+=======================================  ==========================================================  ===========================
+check (in order)                         text                                                        RisingWave
+=======================================  ==========================================================  ===========================
+the target: a created table catalog      ``table not found: t``                                      ``table_or_source.rs:678-683``
+... a materialized view / an index       ``Invalid input syntax: cannot change materialized view     ``table_or_source.rs:706-722``
+                                         "m"`` / ``... cannot change index "i"``
+UPDATE/DELETE on an append-only table    ``Bind error: append-only table does not support update     ``table_or_source.rs:731-735``
+                                         or delete``
+INSERT (c, ...): a generated column      ``Invalid insert operation: cannot insert a non-DEFAULT     ``insert.rs:166-193``
+                                         value into column "c"`` (and its DETAIL line)
+RETURNING on a table with generated      ``Bind error: `RETURNING` clause is not supported for       ``insert.rs:195-199``,
+columns                                  tables with generated columns``                             ``update.rs:148-152``
+INSERT (c, c)                            ``Bind error: Column specified more than once``             ``insert.rs:501-508``
+INSERT (x): no such column               ``Bind error: Column x not found in table t``               ``insert.rs:510-515``
+INSERT without columns: a value lands    ``Invalid insert operation: cannot insert a non-DEFAULT     ``insert.rs:256-291``
+in a generated column                    value into column "c"``
+more target columns than values          ``Bind error: INSERT has more target columns than           ``insert.rs:315-324``
+                                         expressions``
+more values than target columns          ``Bind error: INSERT has more expressions than target       ``insert.rs:332-340``
+                                         columns``
+UPDATE: the same column twice            ``Bind error: multiple assignments to the same column``     ``update.rs:168-175``
+UPDATE of a primary-key column           ``Bind error: update modifying the PK column is             ``update.rs:245-253``
+                                         unsupported``
+UPDATE of a generated column             ``Bind error: update modifying the generated column is      ``update.rs:254-259``
+                                         unsupported``
+=======================================  ==========================================================  ===========================
+
+A table's primary key is its stream key (``_row_id`` when it declares none, a column no one can
+name); which columns are generated or have a DEFAULT is read from its definition, as RisingWave
+keeps them in its column descriptors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sqlglot import exp
+
+from rwalter.errors import QUERY, RwError, invalid_input
+from rwalter.frontend import catalog_reader as reader
+from rwalter.frontend.binder import not_found, object_name
+from rwalter.meta.client import Relation
+from rwalter.sql import ast, parse_statement
+from rwalter.sql.dialect import real_value
+
+# check_for_dml's refusal by the kind found (TableType::Index / MaterializedView).
+_CANNOT_CHANGE = {"materialized view": "materialized view", "index": "index"}
+
+
+@dataclass(frozen=True)
+class TableColumns:
+    """A table's visible columns as its catalog describes them."""
+
+    names: tuple[str, ...]
+    generated: frozenset[str]
+
+    def insertable(self) -> list[str]:
+        """``columns_to_insert``: visible columns that are not generated (``table_catalog.rs:638``)."""
+        return [c for c in self.names if c not in self.generated]
+
+    def first_generated(self) -> tuple[int, str] | None:
+        """``first_generated_column``: its position among the visible columns, and its name."""
+        return next(((i, c) for i, c in enumerate(self.names) if c in self.generated), None)
+
+
+def bind_error(message: str) -> RwError:
+    return RwError([f"Bind error: {message}"], QUERY)
+
+
+def _insert_violation(column: str) -> RwError:
+    return RwError(
+        [
+            f'Invalid insert operation: cannot insert a non-DEFAULT value into column "{column}"\n'
+            f'  DETAIL: Column "{column}" is a generated column.'
+        ],
+        QUERY,
+    )
+
+
+@lru_cache(maxsize=256)
+def _generated_columns(definition: str) -> frozenset[str]:
+    """The generated columns of a CREATE TABLE definition (``AS expr`` columns)."""
+    try:
+        node = parse_statement(definition)
+    except Exception:  # a definition rwalter wrote itself; nothing generated if it does not parse
+        return frozenset()
+    if not isinstance(node, ast.CreateTable):
+        return frozenset()
+    return frozenset(
+        real_value(c.this) if isinstance(c.this, exp.Identifier) else c.name
+        for c in node.expressions
+        if isinstance(c, ast.ColumnDef) and c.args.get("generated") is not None
+    )
+
+
+def table_columns(rel: Relation) -> TableColumns:
+    return TableColumns(tuple(rel.columns), _generated_columns(rel.definition))
+
+
+def dml_target(session, node: exp.Expression) -> tuple[exp.Table | None, Relation | None]:
+    """``bind_table`` then ``check_for_dml``: the target must be a created table catalog, and a
+    table; UPDATE and DELETE also refuse an append-only one."""
+    target = node.this.this if isinstance(node.this, exp.Schema) else node.this
+    table = target if isinstance(target, exp.Table) else target.find(exp.Table)
+    if table is None:
+        return None, None
+    schema, name = reader.resolve_schema_qualified_name(table)
+    rel = reader.get_created_table_by_name(session, name, schema)
+    if rel is None:
+        raise not_found("table", table)
+    if rel.kind in _CANNOT_CHANGE:
+        raise invalid_input(f'cannot change {_CANNOT_CHANGE[rel.kind]} "{rel.name}"')
+    if rel.kind != "table":
+        raise not_found("table", table)
+    if rel.append_only and not isinstance(node, exp.Insert):
+        raise bind_error("append-only table does not support update or delete")
+    return table, rel
+
+
+def check_insert_columns(node: exp.Insert, rel: Relation) -> list[str] | None:
+    """The checks of ``bind_insert`` before the source query is bound; returns the columns the
+    user named (None: no column list)."""
+    cols = table_columns(rel)
+    named = None
+    if isinstance(node.this, exp.Schema):
+        named = [
+            real_value(c) if isinstance(c, exp.Identifier) else object_name(c)
+            for c in node.this.expressions
+        ]
+        hit = next((c for c in named if c in cols.generated), None)
+        if hit is not None:
+            raise _insert_violation(hit)
+    if cols.generated and node.args.get("returning") is not None:
+        raise bind_error("`RETURNING` clause is not supported for tables with generated columns")
+    if named:
+        insertable = set(cols.insertable())
+        seen: set[str] = set()
+        for c in named:
+            if c in seen:
+                raise bind_error("Column specified more than once")
+            seen.add(c)
+            if c not in insertable:
+                raise bind_error(f"Column {c} not found in table {rel.name}")
+    return named or None
+
+
+def check_insert_width(
+    node: exp.Insert, rel: Relation, named: list[str] | None, width: int
+) -> exp.Insert:
+    """``bind_insert`` once the source is bound (``width`` values a row): the generated-column and
+    column-count checks; returns the statement to run, its columns named when values are short."""
+    cols = table_columns(rel)
+    if named is None:
+        first = cols.first_generated()
+        if first is not None and width > first[0]:
+            raise _insert_violation(first[1])
+    targets = len(named) if named is not None else len(cols.insertable())
+    if targets > width and named is not None:
+        raise bind_error("INSERT has more target columns than expressions")
+    if targets < width:
+        raise bind_error("INSERT has more expressions than target columns")
+    if named is None and (targets > width or cols.generated):
+        node = node.copy()
+        columns = [exp.to_identifier(c, quoted=True) for c in cols.insertable()[:width]]
+        node.set("this", exp.Schema(this=node.this, expressions=columns))
+    return node
+
+
+def check_update(node: exp.Update, rel: Relation) -> None:
+    """``bind_update``'s checks of its assignments (``update.rs:160-270``)."""
+    cols = table_columns(rel)
+    if cols.generated and node.args.get("returning") is not None:
+        raise bind_error("`RETURNING` clause is not supported for tables with generated columns")
+    assigned: list[str] = []
+    for e in node.expressions:
+        target = e.this if isinstance(e, exp.EQ) else None
+        if isinstance(target, exp.Column):
+            name = (
+                real_value(target.this) if isinstance(target.this, exp.Identifier) else target.name
+            )
+            if name in assigned:
+                raise bind_error("multiple assignments to the same column")
+            assigned.append(name)
+    pk = set(rel.stream_key)
+    for name in assigned:
+        if name in pk:
+            raise bind_error("update modifying the PK column is unsupported")
+        if name in cols.generated:
+            raise bind_error("update modifying the generated column is unsupported")
+
+
+__all__ = [
+    "check_insert_columns",
+    "check_insert_width",
+    "check_update",
+    "dml_target",
+    "table_columns",
+]
