@@ -183,11 +183,14 @@ class MetaError(Exception):
     RPC it was raised in, set by ``rwalter.meta.client``.
     """
 
-    def __init__(self, kind: str, message: str, code: str = META_INTERNAL) -> None:
+    def __init__(
+        self, kind: str, message: str, code: str = META_INTERNAL, causes: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.code = code
+        self.causes = causes  # the anyhow chain under ``message`` (its ``.context`` layers)
         self.rpc: str | None = None
 
 
@@ -218,7 +221,8 @@ def from_meta(err: MetaError, rpc: str) -> RwError:
             err.code,
         )
     return RwError(
-        [f"gRPC request to meta service (call `{rpc}`) failed: {status}", err.message], err.code
+        [f"gRPC request to meta service (call `{rpc}`) failed: {status}", err.message, *err.causes],
+        err.code,
     )
 
 

@@ -331,6 +331,7 @@ def submit(
         target_id=target_id,
         resource_group=options.get("resource_group"),
         rate_limits=limits,
+        config=initial_config_override(cfg),
     )
     if serverless:  # validate_serverless_backfill_enabled (ddl_controller.rs:389-404)
         raise MetaError(
@@ -674,6 +675,19 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     rel.depends_on = sorted({*view_ids, *(r.id for r in referenced_relations(session, inlined))})
     session.client.create_view(rel)
     return Result(tag="CREATE_VIEW")
+
+
+def initial_config_override(cfg) -> tuple[list[str], list[str]]:
+    """``to_initial_streaming_config_override`` (``src/common/src/session_config/mod.rs:670-715``):
+    the session variables that override a new job's streaming config, flattened for the store."""
+    from rwalter.common import streaming_config as sc
+
+    override = sc.Override()
+    for var, path in sc.SESSION_OVERRIDES:
+        shown = str(cfg.get(var))
+        if shown:
+            override.upsert(path, int(shown) if shown.isdigit() else shown)
+    return override.rows()
 
 
 def handle_create_database(session, node: ast.CreateDatabase) -> Result:

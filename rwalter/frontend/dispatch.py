@@ -37,6 +37,7 @@ HANDLERS: dict[type, tuple[str, str]] = {
     ast.AlterFragmentParallelism: ("alter", "handle_alter_fragment_parallelism"),
     ast.AlterResourceGroup: ("alter", "handle_alter_resource_group"),
     ast.AlterRateLimit: ("alter", "handle_alter_rate_limit"),
+    ast.AlterConfig: ("alter_config", "handle_alter_config"),
     ast.ShowJobs: ("jobs", "handle_show_jobs"),
     ast.ShowObjects: ("show", "handle_show_objects"),
     ast.ShowCreate: ("show", "handle_show_create"),

@@ -47,7 +47,7 @@ from rwalter.meta.store_tables import (
 )
 from rwalter.meta.user_data import UserData
 
-FORMAT_VERSION = "2"  # 2: derived columns of jobs and fragments (rwalter.meta.catalog_derived)
+FORMAT_VERSION = "3"  # 2: derived columns of jobs and fragments (rwalter.meta.catalog_derived); 3: config overrides
 FIRST_OBJECT_ID = 6
 DEFAULT_DATABASE_ID = 1
 # Set to 1 to compare every rwmeta table with the model after each statement (tests).

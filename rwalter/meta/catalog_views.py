@@ -374,6 +374,17 @@ FROM (SELECT f.fragment_id,
     FROM rwmeta.fragments f)
 WHERE node_name <> 'DML'
 ORDER BY fragment_id, pos""",
+    # Each leaf of a job's config override (rw_streaming_job_config.rs:34-98).
+    "rw_streaming_job_config": """
+SELECT id, name, database_id, key, value
+FROM (SELECT j.job_id AS id, r.name, j.database_id,
+        unnest(j.config_keys) AS key,
+        unnest(j.config_values) AS value,
+        generate_subscripts(j.config_keys, 1) AS pos
+    FROM rwmeta.streaming_jobs j
+    JOIN rwmeta.relations r ON r.id = j.job_id)
+WHERE value <> '{}'
+ORDER BY id, pos""",
     "rw_databases": """
 SELECT d.id,
     d.name,

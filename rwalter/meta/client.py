@@ -28,7 +28,7 @@ from rwalter.errors import MetaError, StatementCancelled, cancelled_error, is_in
 from rwalter.meta import scale
 from rwalter.meta.catalog import Fragment, Job, Relation, Worker
 from rwalter.meta.catalog_views import BASE_EPOCH_MS, show_jobs_sql
-from rwalter.meta.ddl_controller import storage_name
+from rwalter.meta.ddl_controller import alter_streaming_job_config, storage_name
 from rwalter.meta.node import JobSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -421,6 +421,12 @@ class MetaClient:
     def alter_resource_group(self, job_id: int, group: str | None, deferred: bool) -> dict | None:
         streams = self._node.streams
         return streams.reschedule_streaming_job(job_id, None, deferred, resource_group=(group,))
+
+    @rpc(DDL + "AlterStreamingJobConfig")
+    def alter_streaming_job_config(
+        self, job_id: int, to_add: dict[str, object], to_remove: list[str]
+    ) -> None:
+        alter_streaming_job_config(self._node.catalog, job_id, to_add, to_remove)
 
     @rpc(DDL + "AlterDatabaseResourceGroup")
     def alter_database_resource_group(self, database_id: int, group: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rwalter.common.catalog import KINDS, JobStatus, ObjectKind
-from rwalter.errors import PERMISSION_DENIED, MetaError
+from rwalter.errors import INVALID_PARAMETER, PERMISSION_DENIED, MetaError
 
 if TYPE_CHECKING:  # pragma: no cover
     from rwalter.meta.catalog import MetaCatalog, Relation
@@ -100,3 +100,50 @@ def _remove(node: MetaNode, rel: Relation) -> None:
 
 
 __all__ = ["create_catalog_object", "drop_object", "storage_name"]
+
+
+def alter_streaming_job_config(
+    catalog: MetaCatalog, job_id: int, to_add: dict[str, object], to_remove: list[str]
+) -> None:
+    """``alter_streaming_job_config`` (``src/meta/src/controller/catalog/alter_op.rs:943-1006``):
+    the override is mutated at each path (``config/mutate.rs``), merged into the default config to
+    validate it (``merge_streaming_config_section``), and refused for unrecognized keys, even
+    ones stored before; then saved. A value refused with a text rwalter does not model raises
+    ``UnmodelledValue`` for the frontend to say so."""
+    from rwalter.common import streaming_config as sc
+
+    job = catalog.job(job_id)
+    if job is None:
+        raise MetaError("not_found", f"streaming job not found: {job_id}")
+    override = sc.Override.from_rows(job.config_keys, job.config_values)
+    try:
+        for key, value in to_add.items():
+            try:
+                override.upsert(key, value)  # type: ignore[arg-type]
+            except sc.ConfigPathError as exc:
+                raise MetaError(
+                    "internal", f"failed to set config path {key}", causes=(str(exc),)
+                ) from None
+        for key in to_remove:
+            try:
+                override.delete(key)
+            except sc.ConfigPathError as exc:
+                raise MetaError(
+                    "internal", f"failed to reset config path {key}", causes=(str(exc),)
+                ) from None
+        unrecognized = sc.validate(override)
+    except sc.ConfigValueError as exc:
+        raise MetaError(
+            "internal",
+            "invalid streaming job config override",
+            causes=("failed to deserialize merged config", str(exc)),
+        ) from None
+    if unrecognized:
+        listed = ", ".join(f'"{k}"' for k in unrecognized)
+        raise MetaError(
+            "invalid_parameter",
+            f"Invalid parameter: unrecognized configs: [{listed}]",
+            INVALID_PARAMETER,
+        )
+    keys, values = override.rows()
+    catalog.update_job(job_id, config_keys=keys, config_values=values)

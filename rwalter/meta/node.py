@@ -57,6 +57,8 @@ class JobSpec:
     target_id: int | None = None
     resource_group: str | None = None
     rate_limits: dict[str, int] = field(default_factory=dict)  # node name → limit
+    # The StreamContext's config_override, flattened (rwalter.common.streaming_config.Override).
+    config: tuple[list[str], list[str]] = ([], [])
 
 
 class MetaNode:
@@ -202,6 +204,8 @@ class MetaNode:
                 rows_consumed=0,
                 backfill_rate_limit=spec.backfill_rate_limit,
                 initialized_at_ms=c.clock_ms,
+                config_keys=list(spec.config[0]),
+                config_values=list(spec.config[1]),
             )
         )
         frag_base = c.next_ids("fragment", len(graph.fragments))

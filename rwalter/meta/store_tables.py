@@ -144,6 +144,10 @@ class Job(Row):
     rows_consumed: BigInt
     backfill_rate_limit: int | None
     initialized_at_ms: BigInt
+    # ``config_override`` (the job's TOML override of the [streaming] section), flattened: each
+    # leaf's dotted key and its value as TOML writes it (``rwalter.common.streaming_config``).
+    config_keys: list[str] = dataclasses.field(default_factory=list)
+    config_values: list[str] = dataclasses.field(default_factory=list)
 
 
 @dataclass(eq=True)

@@ -109,6 +109,24 @@ class AlterResourceGroup(RwStatement):
     arg_types = {"this": True, "kind": True, "expression": False, "deferred": False}
 
 
+class AlterConfig(RwStatement):
+    """``ALTER <kind> <name> SET CONFIG (key = value, ...)`` or ``RESET CONFIG (key, ...)``
+    (``AlterTableOperation::SetConfig`` / ``ResetConfig``, ``parser.rs:3379-3392``).
+
+    ``expressions``: :class:`ConfigEntry` items; a RESET's entries have no value.
+    """
+
+    arg_types = {"this": True, "kind": True, "expressions": False, "reset": False}
+
+
+class ConfigEntry(exp.Expression):
+    """One ``key = value`` of SET CONFIG: ``this`` the dotted key (each part's real value),
+    ``expression`` the value (:class:`SetValueItem`, or a ``secret``/``connection`` reference's
+    kind as a string), absent under RESET CONFIG."""
+
+    arg_types = {"this": True, "expression": False}
+
+
 class AlterRateLimit(RwStatement):
     """``ALTER <kind> <name> SET <TYPE>_RATE_LIMIT {TO|=} {n|DEFAULT}``.
 

@@ -10,8 +10,8 @@ from sqlglot import exp
 from sqlglot.tokens import Token, TokenType
 
 from rwalter.sql import ast
-from rwalter.sql.dialect.cursor import _Cursor
-from rwalter.sql.dialect.values import _rate_limit_value, _set_value
+from rwalter.sql.dialect.cursor import _Cursor, _is_word, real_value
+from rwalter.sql.dialect.values import _literal_item, _rate_limit_value, _set_value
 
 # --------------------------------------------------------------------------------------------
 # ALTER: one declarative table per object kind
@@ -229,7 +229,9 @@ def _alter_set(c: _Cursor, spec: _AlterKind, name: exp.Table, start_tok: Token) 
                 backfill=clause == _BPAR,
                 deferred=deferred,
             )
-        return _command(c, start_tok)  # SCHEMA, CONFIG, STREAMING_ENABLE_UNALIGNED_JOIN
+        if clause == "CONFIG":
+            return ast.AlterConfig(this=name, kind=spec.kind, expressions=_config_entries(c))
+        return _command(c, start_tok)  # SCHEMA, STREAMING_ENABLE_UNALIGNED_JOIN
     raise c.fail(spec.set_error)
 
 
@@ -242,10 +244,67 @@ def _alter_reset(c: _Cursor, spec: _AlterKind, name: exp.Table, start_tok: Token
         if clause == _RG:
             deferred = c.words("DEFERRED")
             return ast.AlterResourceGroup(this=name, kind=spec.kind, deferred=deferred)
+        if clause == "CONFIG":
+            keys = [ast.ConfigEntry(this=k) for k in _config_keys(c)]
+            return ast.AlterConfig(this=name, kind=spec.kind, expressions=keys, reset=True)
         return _command(c, start_tok)
     if spec.reset_error is None:
         return _command(c, start_tok)  # ALTER SOURCE s RESET: reset a CDC offset
     raise c.fail(spec.reset_error)
+
+
+def _dotted_name(c: _Cursor) -> str:
+    """``parse_object_name``'s ``real_value``: the parts joined by dots."""
+    parts = [real_value(c.identifier())]
+    while c.tok(TokenType.DOT):
+        parts.append(real_value(c.identifier()))
+    return ".".join(parts)
+
+
+def _config_entries(c: _Cursor) -> list[ast.ConfigEntry]:
+    """``parse_options`` (``parser.rs:3021-3044``): nothing without ``(``, a trailing comma
+    allowed; each value as ``parse_sql_option`` reads it (``parser.rs:3046-3072``)."""
+    if not c.tok(TokenType.L_PAREN):
+        return []
+    entries: list[ast.ConfigEntry] = []
+    while True:
+        key = _dotted_name(c)
+        if not c.tok(TokenType.EQ):
+            raise c.fail("=")
+        if key.lower() in ("connection", "backfill_order"):  # references, not values
+            value: exp.Expression | str = key.lower()
+            _dotted_name(c) if key.lower() == "connection" else c.skip_to_end()
+        else:
+            item = _literal_item(c)
+            t = c.peek()
+            if item is not None:
+                value = item
+            elif t is not None and _is_word(t) and c.word() == "SECRET":
+                c.i += 1
+                _dotted_name(c)
+                value = "secret"
+            elif t is not None and _is_word(t):
+                raise c.fail("a concrete value")
+            else:
+                raise c.fail("a value")
+        entries.append(ast.ConfigEntry(this=key, expression=value))
+        comma = c.tok(TokenType.COMMA)
+        if c.tok(TokenType.R_PAREN):
+            return entries
+        if not comma:
+            raise c.fail("',' or ')' after option definition")
+
+
+def _config_keys(c: _Cursor) -> list[str]:
+    """``parse_parenthesized_object_name_list`` (``parser.rs:4488``)."""
+    if not c.tok(TokenType.L_PAREN):
+        raise c.fail("a list of object names in parentheses")
+    keys = [_dotted_name(c)]
+    while c.tok(TokenType.COMMA):
+        keys.append(_dotted_name(c))
+    if not c.tok(TokenType.R_PAREN):
+        raise c.fail(")")
+    return keys
 
 
 def _alter_database(c: _Cursor, start_tok: Token) -> exp.Expression:

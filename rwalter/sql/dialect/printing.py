@@ -80,6 +80,17 @@ def _g_alter_resource_group(_g: object, e: ast.AlterResourceGroup) -> str:
     return f"{head} SET RESOURCE_GROUP TO {_value_sql(value)}{_deferred(e)}"
 
 
+def _g_alter_config(_g: object, e: ast.AlterConfig) -> str:
+    head = f"ALTER {e.args['kind']} {_name_sql(e.this)}"
+    if e.args.get("reset"):
+        return f"{head} RESET CONFIG ({', '.join(x.this for x in e.expressions)})"
+    items = []
+    for x in e.expressions:
+        v = x.args.get("expression")
+        items.append(f"{x.this} = {_render_literal(v) if isinstance(v, ast.SetValueItem) else v}")
+    return f"{head} SET CONFIG ({', '.join(items)})"
+
+
 def _g_alter_rate_limit(_g: object, e: ast.AlterRateLimit) -> str:
     target = _ids_sql(e.expressions) if e.args["kind"] == ast.FRAGMENT else _name_sql(e.this)
     return f"ALTER {e.args['kind']} {target} SET {e.args['rate_type']} TO {e.args['value']}"
@@ -273,6 +284,7 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.AlterFragmentParallelism: _g_alter_fragment,
     ast.AlterResourceGroup: _g_alter_resource_group,
     ast.AlterRateLimit: _g_alter_rate_limit,
+    ast.AlterConfig: _g_alter_config,
     ast.ShowJobs: _g_show_jobs,
     ast.ShowObjects: _g_show_objects,
     ast.ShowCreate: lambda g, e: f"SHOW CREATE {e.args['kind']} {_name_sql(e.this)}",
