@@ -23,13 +23,14 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
 from rwalter.frontend.binder import (
     not_found,
-    object_name,
     resolve_job_for_alter,
+    single_name,
     statement_type,
 )
 from rwalter.frontend.hints import add_hints
 from rwalter.result import Result
 from rwalter.sql import ast
+from rwalter.sql.dialect import real_value
 
 DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the meta, "
@@ -72,19 +73,36 @@ def handle_alter_fragment_parallelism(session, node: ast.AlterFragmentParallelis
     return Result(tag="ALTER_FRAGMENT", plan=plan)
 
 
+DATABASE_RESOURCE_GROUP_NOTICE = (  # alter_database_param.rs:109-112
+    "The database resource group metadata has been updated, but it will not take effect "
+    "immediately. Manually trigger recovery for inherited streaming jobs to use the new database "
+    "resource group."
+)
+
+
+def _database(session, table) -> int:
+    """``resolve_database_name`` then ``get_database_by_name``: the database's id."""
+    name = single_name(table, "database name")
+    db = session.client.catalog.database_by_name(name)
+    if db is None:
+        raise not_found("database", table)
+    return db[0]
+
+
 def handle_alter_resource_group(session, node: ast.AlterResourceGroup) -> Result:
+    """``handle_alter_resource_group`` (``alter_resource_group.rs:23-57``): the job first, then
+    the value; a database's (``alter_database_param.rs:75-114``): the database, the value, then
+    only its notice (DEFERRED is implied)."""
     kind = node.args["kind"]
     deferred = bool(node.args.get("deferred"))
     raw = node.args.get("expression")
-    group = values.resource_group_value(raw)
     if kind == ast.DATABASE:
-        name = object_name(node.this)
-        db = session.client.catalog.database_by_name(name)
-        if db is None:
-            raise not_found("database", node.this)
-        session.client.alter_database_resource_group(db[0], group or "default")
-        return _finish("ALTER_DATABASE", None, deferred)
+        database_id = _database(session, node.this)
+        group = values.resource_group_value(raw)
+        session.client.alter_database_resource_group(database_id, group or "default")
+        return Result(tag="ALTER_DATABASE", notices=[DATABASE_RESOURCE_GROUP_NOTICE])
     rel = resolve_job_for_alter(session, kind, node.this, "resource group")
+    group = values.resource_group_value(raw)
     try:
         plan = session.client.alter_resource_group(rel.id, group, deferred)
     except MetaError as err:
@@ -204,3 +222,73 @@ def _check_source_readers(session, rel) -> None:
 
 
 __all__ = ["DEFERRED_NOTICE"]
+
+
+# Barrier settings past these get a notice (src/common/src/system_param/mod.rs:107-109).
+NOTICE_BARRIER_INTERVAL_MS = 300000
+NOTICE_CHECKPOINT_FREQUENCY = 60
+
+
+def barrier_notices(barrier_interval_ms: int | None, checkpoint_frequency: int | None) -> list[str]:
+    """The freshness notices of ``create_database.rs:97-110`` and ``alter_database_param.rs:46-64``."""
+    notices = []
+    if barrier_interval_ms is not None and barrier_interval_ms >= NOTICE_BARRIER_INTERVAL_MS:
+        notices.append(
+            f"Barrier interval is set to {barrier_interval_ms} ms >= {NOTICE_BARRIER_INTERVAL_MS} "
+            "ms. This can hurt freshness and potentially cause OOM."
+        )
+    if checkpoint_frequency is not None and checkpoint_frequency >= NOTICE_CHECKPOINT_FREQUENCY:
+        notices.append(
+            f"Checkpoint frequency is set to {checkpoint_frequency} >= "
+            f"{NOTICE_CHECKPOINT_FREQUENCY}. This can hurt freshness and potentially cause OOM."
+        )
+    return notices
+
+
+# ALTER DATABASE SET <param>: (store field, Rust type, bits) (handler/mod.rs:767-826).
+_DATABASE_PARAMS = {
+    "BARRIER_INTERVAL_MS": ("barrier_interval_ms", "u32", 32),
+    "CHECKPOINT_FREQUENCY": ("checkpoint_frequency", "u64", 64),
+}
+
+
+def handle_alter_database_param(session, node: ast.AlterDatabaseParam) -> Result:
+    """``ALTER DATABASE d SET barrier_interval_ms | checkpoint_frequency = n | DEFAULT``: the
+    parameter and its value are checked (``handler/mod.rs:767-826``), then the database
+    (``alter_database_param.rs:25-44``); meta validates the range (``alter_op.rs:820-845``).
+
+    rwalter stores the settings and lists them in ``rw_databases``; its simulated barriers keep
+    the one-second cadence of the cluster's system parameters."""
+    param = real_value(node.args["param"])
+    spec = _DATABASE_PARAMS.get(param.upper())
+    if spec is None:
+        raise invalid_input(f"Unsupported database config parameter: {param}")
+    field, rust, bits = spec
+    value = _database_param_value(node.args["expression"], field, rust, bits)
+    database_id = _database(session, node.this)
+    notices = barrier_notices(
+        value if field == "barrier_interval_ms" else None,
+        value if field == "checkpoint_frequency" else None,
+    )
+    try:
+        session.client.alter_database_param(database_id, field, value)
+    except MetaError as err:
+        raise from_meta(err, err.rpc) from None
+    return Result(tag="ALTER_DATABASE", notices=notices)
+
+
+def _database_param_value(value, field: str, rust: str, bits: int) -> int | None:
+    items = value.expressions if isinstance(value, ast.SetVariableValue) else []
+    if isinstance(value, ast.SetVariableValue) and value.args.get("default"):
+        return None
+    if len(items) == 1 and items[0].args.get("kind") == "number":
+        text = items[0].this
+        if text.isdigit() and int(text) < 1 << bits:
+            return int(text)
+        reason = (
+            "number too large to fit in target type"
+            if text.isdigit()
+            else "invalid digit found in string"
+        )
+        raise invalid_input(f"{field} must be a {rust} integer: {reason}")
+    raise invalid_input(f"{field} must be a {rust} integer or DEFAULT")

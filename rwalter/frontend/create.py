@@ -54,6 +54,7 @@ from rwalter.errors import (
     MetaError,
     RwError,
     catalog_error,
+    from_meta,
     frontend_error,
     invalid_input,
 )
@@ -700,11 +701,24 @@ def handle_create_database(session, node: ast.CreateDatabase) -> Result:
         if node.args.get("exists"):
             return Result(tag="CREATE_DATABASE", notices=[f'database "{name}" exists, skipping'])
         raise RwError(["Catalog error", f"database named {name} already exists"], CATALOG_EXISTS)
+    from rwalter.frontend.alter import barrier_notices
+    from rwalter.frontend.surface import USER
+
+    owner = node.args.get("owner")
+    if owner is not None and object_name(owner) != USER:  # rwalter's one user (root)
+        raise not_found("user", owner)
     group = node.args.get("resource_group")
-    client.create_database(
-        name, (values.resource_group_value(group) if group else None) or "default"
+    group = (values.resource_group_value(group) if group else None) or "default"
+    interval, frequency = (
+        int(node.args[a].name) if node.args.get(a) is not None else None
+        for a in ("barrier_interval_ms", "checkpoint_frequency")
     )
-    return Result(tag="CREATE_DATABASE")
+    notices = barrier_notices(interval, frequency)
+    try:
+        client.create_database(name, group, interval, frequency)
+    except MetaError as err:
+        raise from_meta(err, err.rpc) from None
+    return Result(tag="CREATE_DATABASE", notices=notices)
 
 
 def _definition(session, node) -> str:

@@ -38,6 +38,7 @@ HANDLERS: dict[type, tuple[str, str]] = {
     ast.AlterResourceGroup: ("alter", "handle_alter_resource_group"),
     ast.AlterRateLimit: ("alter", "handle_alter_rate_limit"),
     ast.AlterConfig: ("alter_config", "handle_alter_config"),
+    ast.AlterDatabaseParam: ("alter", "handle_alter_database_param"),
     ast.ShowJobs: ("jobs", "handle_show_jobs"),
     ast.ShowObjects: ("show", "handle_show_objects"),
     ast.ShowCreate: ("show", "handle_show_create"),

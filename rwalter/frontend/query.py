@@ -448,6 +448,7 @@ def bind_dml(session, node: exp.Expression) -> exp.Expression:
     check_number_literals(node)
     _, rel = dml.dml_target(session, node)
     named = dml.check_insert_columns(node, rel) if isinstance(node, exp.Insert) and rel else None
+    node = unqualify_user_relations(session, node)
     bind_window_calls(session, node)
     node = bind_surface(session, node)
     check_visible(session, node)
@@ -474,7 +475,6 @@ def _source_width(session, source: exp.Expression) -> int:
 
 
 def handle_dml(session, node: exp.Expression) -> Result:
-    node = unqualify_user_relations(session, node)
     node = bind_dml(session, node)
     try:
         cur = session.client.batch.execute(transpile_query(bind_interval_literals(node)))

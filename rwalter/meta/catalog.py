@@ -420,15 +420,29 @@ class MetaCatalog:
         d = self._databases.get(database_id)
         return (d.resource_group if d else None) or "default"
 
-    def insert_database(self, name: str, resource_group: str, db_id: int | None = None) -> int:
+    def insert_database(
+        self,
+        name: str,
+        resource_group: str,
+        db_id: int | None = None,
+        barrier_interval_ms: int | None = None,
+        checkpoint_frequency: int | None = None,
+    ) -> int:
         """A new database; ``db_id`` keeps a loaded cluster's own id (``rwalter.live``)."""
         if db_id is None:
             db_id = self.next_ids("object")
-        self._put(self._databases, Database(db_id, name, resource_group, self.clock_ms))
+        row = Database(
+            db_id, name, resource_group, self.clock_ms, barrier_interval_ms, checkpoint_frequency
+        )
+        self._put(self._databases, row)
         return db_id
 
     def set_database_resource_group(self, database_id: int, group: str) -> None:
         self._update(self._databases, database_id, {"resource_group": group})
+
+    def set_database_param(self, database_id: int, **fields: int | None) -> None:
+        """``barrier_interval_ms`` / ``checkpoint_frequency`` (None: the system's)."""
+        self._update(self._databases, database_id, fields)
 
     def drop_database(self, database_id: int) -> None:
         self.model.write(self._databases, database_id, None)

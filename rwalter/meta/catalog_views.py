@@ -98,12 +98,13 @@ MACROS: dict[str, tuple[str, str]] = {
     ),
     "rw_visible_db": ("db", "coalesce(getvariable('rw_session_database_id') = db, true)"),
     # create_op.rs:105-120: a database's schemas take the next ids: public, pg_catalog, ...
+    # (A macro's body sees its caller's aliases: the inner alias must not be one a caller uses.)
     "rw_schema_id": (
         "db, schema_name",
         """CAST(coalesce(db + CASE schema_name WHEN 'public' THEN 1 WHEN 'pg_catalog' THEN 2
             WHEN 'information_schema' THEN 3 WHEN 'rw_catalog' THEN 4 END,
-            (SELECT s.id FROM rwmeta.schemas s WHERE s.database_id = db
-             AND s.name = schema_name)) AS INTEGER)""",
+            (SELECT rw_sch.id FROM rwmeta.schemas rw_sch WHERE rw_sch.database_id = db
+             AND rw_sch.name = schema_name)) AS INTEGER)""",
     ),
 }
 
@@ -391,8 +392,8 @@ SELECT d.id,
     1 AS owner,
     rw_catalog.rw_acl('Cc') AS acl,
     coalesce(d.resource_group, 'default') AS resource_group,
-    CAST(NULL AS INTEGER) AS barrier_interval_ms,
-    CAST(NULL AS BIGINT) AS checkpoint_frequency
+    d.barrier_interval_ms,
+    d.checkpoint_frequency
 FROM rwmeta.databases d
 ORDER BY d.id""",
     "rw_schemas": """

@@ -71,6 +71,16 @@ def rpc(path: str) -> Callable[[F], F]:
     return decorate
 
 
+def _validate_database_barrier(
+    barrier_interval_ms: int | None = None, checkpoint_frequency: int | None = None
+) -> None:
+    """``OverrideValidate::barrier_interval_ms`` (``50..``) and ``checkpoint_frequency``
+    (``1..``), ``src/common/src/system_param/mod.rs:275-285,451-457``."""
+    for value, low in ((barrier_interval_ms, 50), (checkpoint_frequency, 1)):
+        if value is not None and value < low:
+            raise MetaError("internal", f"value {value} out of range, expect {low}..")
+
+
 class _DryRunOver(Exception):
     """Ends a dry run's transaction, so that it rolls back."""
 
@@ -354,8 +364,28 @@ class MetaClient:
         self._node.catalog.set_relation_schema(relation_id, schema)
 
     @rpc(DDL + "CreateDatabase")
-    def create_database(self, name: str, resource_group: str) -> int:
-        return self._node.catalog.insert_database(name, resource_group)
+    def create_database(
+        self,
+        name: str,
+        resource_group: str,
+        barrier_interval_ms: int | None = None,
+        checkpoint_frequency: int | None = None,
+    ) -> int:
+        """``create_database`` (``controller/catalog/create_op.rs:85-100``): the barrier
+        settings are validated as the system parameters are (``OverrideValidate``)."""
+        _validate_database_barrier(barrier_interval_ms, checkpoint_frequency)
+        return self._node.catalog.insert_database(
+            name,
+            resource_group,
+            barrier_interval_ms=barrier_interval_ms,
+            checkpoint_frequency=checkpoint_frequency,
+        )
+
+    @rpc(DDL + "AlterDatabaseParam")
+    def alter_database_param(self, database_id: int, param: str, value: int | None) -> None:
+        """``alter_database_param`` (``controller/catalog/alter_op.rs:820-845``)."""
+        _validate_database_barrier(**{param: value})
+        self._node.catalog.set_database_param(database_id, **{param: value})
 
     # -- DdlService: drop ----------------------------------------------------------------------
     def _drop(self, relation: Relation, cascade: bool) -> None:

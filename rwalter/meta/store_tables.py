@@ -68,6 +68,9 @@ class Database(Row):
     name: str
     resource_group: str | None
     created_at_ms: BigInt | None
+    # The database's own barrier settings (``database.rs``); None follows the system's.
+    barrier_interval_ms: int | None = None
+    checkpoint_frequency: BigInt | None = None
 
 
 @dataclass(eq=True)

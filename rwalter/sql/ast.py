@@ -369,9 +369,24 @@ class CreateIndex(RwStatement):
 
 
 class CreateDatabase(RwStatement):
-    """``CREATE DATABASE [IF NOT EXISTS] d [RESOURCE_GROUP [=] g]``."""
+    """``CREATE DATABASE [IF NOT EXISTS] d [WITH] [OWNER [=] u] [RESOURCE_GROUP [=] g]
+    [BARRIER_INTERVAL_MS [=] n] [CHECKPOINT_FREQUENCY [=] n]`` (``parser.rs:2026-2086``)."""
 
-    arg_types = {"this": True, "resource_group": False, "exists": False}
+    arg_types = {
+        "this": True,
+        "resource_group": False,
+        "exists": False,
+        "owner": False,
+        "barrier_interval_ms": False,
+        "checkpoint_frequency": False,
+    }
+
+
+class AlterDatabaseParam(RwStatement):
+    """``ALTER DATABASE d SET <param> {=|TO} <value>`` (``AlterDatabaseOperation::SetParam``,
+    ``parser.rs:3248-3250``): ``param`` the identifier, ``expression`` its ``SetVariableValue``."""
+
+    arg_types = {"this": True, "param": True, "expression": True}
 
 
 class CreateSchema(RwStatement):
@@ -391,6 +406,8 @@ STATEMENT_NODES = (
     AlterFragmentParallelism,
     AlterResourceGroup,
     AlterRateLimit,
+    AlterConfig,
+    AlterDatabaseParam,
     ShowJobs,
     ShowObjects,
     ShowCreate,

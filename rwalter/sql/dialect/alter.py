@@ -322,7 +322,10 @@ def _alter_database(c: _Cursor, start_tok: Token) -> exp.Expression:
             return ast.AlterResourceGroup(
                 this=name, kind=ast.DATABASE, expression=value, deferred=True
             )
-        return _command(c, start_tok)  # SET <param> = v (barrier_interval_ms, ...)
+        param = c.identifier()  # parse_config_param (parser.rs:3078-3090)
+        if not c.to_or_eq():
+            raise c.fail("'=' or 'TO' after config parameter")
+        return ast.AlterDatabaseParam(this=name, param=param, expression=_set_value(c))
     if c.words("RESET"):
         if c.words(_RG):
             if not c.words("DEFERRED"):

@@ -287,14 +287,14 @@ class _Cursor:
             else _Fail("invalid number", self.here())
         )
 
-    def literal_u32(self) -> exp.Literal:
-        """``literal_u32`` (``parser_v2/number.rs``)."""
+    def literal_u32(self, bits: int = 32) -> exp.Literal:
+        """``literal_u32`` / ``literal_u64`` (``parser_v2/number.rs:38-58``)."""
         t = self.number()
-        if not t.text.isdigit() or int(t.text) > 0xFFFFFFFF:
+        if not t.text.isdigit() or int(t.text) >= 1 << bits:
             msg = (
-                "invalid u32: number too large to fit in target type"
+                f"invalid u{bits}: number too large to fit in target type"
                 if t.text.isdigit()
-                else "invalid u32: invalid digit found in string"
+                else f"invalid u{bits}: invalid digit found in string"
             )
             raise self.fail_at(msg, t)
         return exp.Literal.number(t.text)

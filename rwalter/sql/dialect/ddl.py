@@ -437,13 +437,27 @@ def _create_index(c: _Cursor) -> exp.Expression:
 
 
 def _create_database(c: _Cursor) -> exp.Expression:
+    """``parse_create_database`` (``parser.rs:2026-2086``): the clauses in any order, once each."""
     exists = _if_not_exists(c)
     node = ast.CreateDatabase(exists=exists or None, this=c.object_name())
     c.words("WITH")
-    if c.words(_RG):
+    clauses = {
+        "OWNER": ("owner", lambda: c.object_name()),
+        _RG: ("resource_group", lambda: _set_value(c)),
+        "BARRIER_INTERVAL_MS": ("barrier_interval_ms", lambda: c.literal_u32()),
+        "CHECKPOINT_FREQUENCY": ("checkpoint_frequency", lambda: c.literal_u32(64)),
+    }
+    while True:
+        word = c.word()
+        if word not in clauses:
+            return node
+        arg, parse = clauses[word]
+        t = c.peek()
+        c.i += 1
+        if node.args.get(arg) is not None:
+            raise c.fail_at(f"duplicate {word} clause in CREATE DATABASE", t)
         c.tok(TokenType.EQ)
-        node.set("resource_group", _set_value(c))
-    return node
+        node.set(arg, parse())
 
 
 def _create_schema(c: _Cursor) -> exp.Expression:

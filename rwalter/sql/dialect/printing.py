@@ -214,14 +214,24 @@ def _g_create_index(_g: object, e: ast.CreateIndex) -> str:
     return s
 
 
+def _g_alter_database_param(_g: object, e: ast.AlterDatabaseParam) -> str:
+    param = e.args["param"].sql()
+    return f"ALTER DATABASE {_name_sql(e.this)} SET {param} = {_value_sql(e.args['expression'])}"
+
+
 def _g_create_schema(_g: object, e: ast.CreateSchema) -> str:
     return f"CREATE SCHEMA {_ine(e)}{_name_sql(e.this)}"
 
 
 def _g_create_database(_g: object, e: ast.CreateDatabase) -> str:
     s = f"CREATE DATABASE {_ine(e)}{_name_sql(e.this)}"
+    if e.args.get("owner") is not None:
+        s += f" WITH OWNER = {_name_sql(e.args['owner'])}"
     if e.args.get("resource_group") is not None:
         s += f" RESOURCE_GROUP = {_value_sql(e.args['resource_group'])}"
+    for arg in ("barrier_interval_ms", "checkpoint_frequency"):
+        if e.args.get(arg) is not None:
+            s += f" {arg.upper()} = {e.args[arg].name}"
     return s
 
 
@@ -285,6 +295,7 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.AlterResourceGroup: _g_alter_resource_group,
     ast.AlterRateLimit: _g_alter_rate_limit,
     ast.AlterConfig: _g_alter_config,
+    ast.AlterDatabaseParam: _g_alter_database_param,
     ast.ShowJobs: _g_show_jobs,
     ast.ShowObjects: _g_show_objects,
     ast.ShowCreate: lambda g, e: f"SHOW CREATE {e.args['kind']} {_name_sql(e.this)}",
