@@ -60,6 +60,7 @@ from rwalter.errors import (
 )
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import values
+from rwalter.frontend.backfill_order import check_backfill_order
 from rwalter.frontend.binder import bind_columns, not_found, object_name, single_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
@@ -174,6 +175,8 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         @functools.wraps(fn)
         def handler(session, node) -> Result:
+            if node.args.get("query") is not None and isinstance(node, ast.CreateTable):
+                check_ctas_columns(node)  # before the name (create_table_as.rs:48-53)
             qualifier, name = reader.resolve_schema_qualified_name(node.this)
             schema = reader.schema_for_create(session, qualifier)
             found = check_name_free(session, name, bool(node.args.get("exists")), schema)
@@ -189,6 +192,41 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
         return handler
 
     return wrap
+
+
+def check_ctas_columns(node: ast.CreateTable) -> None:
+    """``CREATE TABLE t (a, b) AS ...`` names columns, it does not type them."""
+    if any(c.args.get("kind") for c in node.expressions or []):
+        raise invalid_input("Should not specify data type in CREATE TABLE AS")
+
+
+def column_types(node) -> list[str]:
+    """The data types of a CREATE TABLE/SOURCE's columns; each must have one
+    (``bind_sql_columns``, ``create_table.rs:148-150``)."""
+    types = []
+    for c in node.expressions or []:
+        if not c.args.get("kind"):
+            raise invalid_input("data type is not specified")
+        types.append(str(c.args["kind"]))
+    return types
+
+
+def _ctas_names(
+    batch: BatchClient, name: str, node: ast.CreateTable, names: list[str]
+) -> list[str]:
+    """The query's column names, the first ones renamed as the statement lists them
+    (``create_table_as.rs:96-108``: more names than columns is refused)."""
+    given = [c.name for c in node.expressions or []]
+    if len(given) > len(names):
+        raise invalid_input("too many column names were specified")
+    check_unique_columns(given + names[len(given) :])  # bind_pk_and_row_id_on_relation
+    for old, new in zip(names, given, strict=False):
+        if old != new:
+            quoted = ['"' + n.replace('"', '""') + '"' for n in (old, new)]
+            batch.execute(
+                f"ALTER TABLE {storage_name(name)} RENAME COLUMN {quoted[0]} TO {quoted[1]}"
+            )
+    return given + names[len(given) :]
 
 
 def relation_info(session, rel: Relation, with_indexes: bool = True) -> fragmenter.RelationInfo:
@@ -428,13 +466,19 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         schema = create_query_storage(batch, name, query, "TABLE")  # binds before planning
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         check_unique_columns(graph.columns)
+        columns = _ctas_names(batch, name, node, [n for n, _ in schema])
         rel = new_relation(
-            name, "table", _definition(session, node), graph, column_types=[t for _, t in schema]
+            name,
+            "table",
+            _definition(session, node),
+            graph,
+            columns=columns,
+            column_types=[t for _, t in schema],
         )
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
-    types = [str(c.args["kind"]) for c in node.expressions or []]
+    types = column_types(node)
     check_unique_columns(cols)
     pk = list(node.args.get("primary_key") or []) or [
         c.name for c in node.expressions or [] if c.args.get("primary_key")
@@ -499,6 +543,7 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     if names:
         graph.columns = tuple(names)
     check_unique_columns(graph.columns)
+    check_backfill_order(session, node.args.get("options"), graph)
     rel = new_relation(
         name,
         "materialized view",
@@ -556,6 +601,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
             settings=plan_settings(session),
         )
     )
+    check_backfill_order(session, node.args.get("options"), graph)
     rel = new_relation(
         name,
         "sink",
@@ -624,7 +670,7 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
     options = options_of(node)
     connector = (options.get("connector") or "").lower()
     cols = [c.name for c in node.expressions or []]
-    types = [str(c.args["kind"]) for c in node.expressions or []]
+    types = column_types(node)
     check_unique_columns(cols)
     shared = connector == "kafka" and session.config.streaming_use_shared_source
     graph = fragmenter.plan_source(cols, connector, shared)

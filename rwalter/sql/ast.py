@@ -239,7 +239,7 @@ class ShowVariable(RwStatement):
 class AlterSystemSet(RwStatement):
     """``ALTER SYSTEM SET <name> {TO|=} <value|DEFAULT>``; ``quoted`` as for SetVariable."""
 
-    arg_types = {"this": True, "expression": True, "quoted": False}
+    arg_types = {"this": True, "expression": True, "quoted": False, "edges": False}
 
 
 class ExplainAlter(RwStatement):
@@ -254,7 +254,7 @@ class ColumnDef(exp.Expression):
 
     arg_types = {
         "this": True,
-        "kind": True,
+        "kind": False,  # None: no data type written (``CREATE TABLE t (a, b) AS ...``)
         "primary_key": False,
         "default": False,
         "generated": False,

@@ -118,27 +118,60 @@ def _with_options(c: _Cursor) -> list[ast.WithOption]:
             key.append(real_value(c.identifier()))
         if not c.tok(TokenType.EQ):
             raise c.fail("=")
-        t = c.peek()
-        lit = _literal_item(c)
-        if lit is not None:
-            quoted = lit.kind == "string"
-            value = _render_literal(lit) if lit.kind == "double_quoted" else lit.text
-        elif t is not None and _is_word(t) and _word_value_allowed(key, t.text):
-            c.i += 1
-            value, quoted = t.text, False
-            if value.upper() == "SECRET":
-                value = "secret " + c.identifier().name
-        elif t is not None and _is_word(t):
-            raise c.fail("a concrete value")  # parse_value_and_obj_ref: `= NULL1`
+        if ".".join(key).lower() == "backfill_order":
+            opts.append(_backfill_order(c, ".".join(key)))
         else:
-            raise c.fail("a value")
-        opts.append(ast.WithOption(this=".".join(key), expression=value, quoted=quoted))
+            opts.append(_option_value(c, key))
         # A trailing comma is allowed (``parse_options_inner``, parser.rs:3030-3040).
         comma = c.tok(TokenType.COMMA)
         if c.tok(TokenType.R_PAREN):
             return opts
         if not comma:
             raise c.fail("',' or ')' after option definition")
+
+
+def _option_value(c: _Cursor, key: list[str]) -> ast.WithOption:
+    """``parse_value_and_obj_ref`` (``parser.rs:4198-4235``) of one option."""
+    t = c.peek()
+    lit = _literal_item(c)
+    if lit is not None:
+        quoted = lit.kind == "string"
+        value = _render_literal(lit) if lit.kind == "double_quoted" else lit.text
+    elif t is not None and _is_word(t) and _word_value_allowed(key, t.text):
+        c.i += 1
+        value, quoted = t.text, False
+        if value.upper() == "SECRET":
+            value = "secret " + c.identifier().name
+    elif t is not None and _is_word(t):
+        raise c.fail("a concrete value")  # parse_value_and_obj_ref: `= NULL1`
+    else:
+        raise c.fail("a value")
+    return ast.WithOption(this=".".join(key), expression=value, quoted=quoted)
+
+
+def _backfill_order(c: _Cursor, key: str) -> ast.WithOption:
+    """``parse_backfill_order_strategy`` (``parser.rs:4291-4317``): ``DEFAULT``, ``NONE``,
+    ``AUTO`` or ``FIXED(a -> b, ...)``; the edges are kept as (from, to) object names."""
+    for word in ("DEFAULT", "NONE", "AUTO"):
+        if c.words(word):
+            return ast.WithOption(this=key, expression=word.lower(), quoted=False)
+    if not c.words("FIXED"):
+        raise c.fail("backfill order strategy")
+    if not c.tok(TokenType.L_PAREN):
+        raise c.fail("(")
+    edges: list[exp.Tuple] = []
+    if not c.is_type(TokenType.R_PAREN):
+        while True:
+            start = c.object_name()
+            if not c.tok(TokenType.ARROW):
+                raise c.fail("->")
+            edges.append(exp.Tuple(expressions=[start, c.object_name()]))
+            if not c.tok(TokenType.COMMA):
+                break
+    if not c.tok(TokenType.R_PAREN):
+        raise c.fail(")")
+    text = ", ".join(f"{a.sql()} -> {b.sql()}" for a, b in (e.expressions for e in edges))
+    return ast.WithOption(this=key, expression=f"FIXED({text})", quoted=False, edges=edges)
 
 
 def _format_encode(c: _Cursor, node: exp.Expression) -> None:
@@ -156,7 +189,14 @@ _COLUMN_CONSTRAINT_WORDS = {"PRIMARY", "NOT", "NULL", "DEFAULT", "UNIQUE", "CHEC
 
 
 def _column_def(c: _Cursor) -> ast.ColumnDef:
+    """``parse_column_def`` (``parser.rs:2795-2830``): the data type is read only when a word
+    follows the name, so ``(a, b)`` is a list of untyped columns (``CREATE TABLE t (a) AS ...``)."""
     name = c.identifier()
+    t = c.peek()
+    if t is None or not (_is_word(t) or t.token_type == TokenType.IDENTIFIER):
+        node = ast.ColumnDef(this=real_value(name))
+        _column_options(c, node)
+        return node
     start = c.i
     depth = 0
     while not c.at_end():
@@ -177,6 +217,11 @@ def _column_def(c: _Cursor) -> ast.ColumnDef:
     first, last = c.toks[start], c.toks[c.i - 1]
     type_text = " ".join(c.sql[first.start : last.end + 1].split())
     node = ast.ColumnDef(this=real_value(name), kind=type_text)
+    _column_options(c, node)
+    return node
+
+
+def _column_options(c: _Cursor, node: ast.ColumnDef) -> None:
     while True:  # parse_optional_column_option (parser.rs:2831-2884)
         if c.words("CONSTRAINT"):
             c.identifier()
@@ -190,7 +235,6 @@ def _column_def(c: _Cursor) -> ast.ColumnDef:
             node.set("generated", _option_expr(c))
         else:
             break
-    return node
 
 
 # Words that start the next column option, ending the expression of DEFAULT or AS.

@@ -129,7 +129,8 @@ def _quote_name(name: str) -> str:
 
 def _g_column(c: exp.Expression) -> str:
     """``name TYPE [DEFAULT expr] [AS expr]`` (ColumnDef's Display, ``src/sqlparser/src/ast/ddl.rs``)."""
-    s = f"{_quote_name(c.name)} {c.args['kind'].upper()}"
+    kind = c.args.get("kind")
+    s = _quote_name(c.name) + (f" {kind.upper()}" if kind else "")
     if c.args.get("default") is not None:
         s += " DEFAULT " + _g_query(c.args["default"])
     if c.args.get("generated") is not None:
