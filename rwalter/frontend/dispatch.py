@@ -17,6 +17,7 @@ from sqlglot import exp
 
 from rwalter.errors import (
     PARSE_ERROR,
+    SIMULATOR,
     UNSUPPORTED_STATEMENT,
     MetaError,
     RwError,
@@ -150,7 +151,7 @@ def run_statement(session, text: str) -> Result:
     """Parse, bind and run one SQL statement."""
     try:
         node = parse(text)
-        _bound(node.this if isinstance(node, ast.ExplainAlter) else node)
+        _bound(node.this if isinstance(node, ast.ExplainDryRun) else node)
     except RwError as err:
         if _EXPLAIN_ALTER.match(text):  # still a dry run's record: it says it would fail
             return invalid_explain(Result(error=err))
@@ -162,7 +163,7 @@ def run_node(session, node: exp.Expression) -> Result:
     """Bind and run one parsed statement (the wire's Execute runs what Parse parsed)."""
     from rwalter.frontend.transaction import check_write
 
-    if isinstance(node, ast.ExplainAlter):
+    if isinstance(node, ast.ExplainDryRun):
         return explain_alter(session, node.this, _bound(node.this))
     handler = _bound(node)
     check_write(session, node)
@@ -187,9 +188,44 @@ def explain_alter(session, inner: exp.Expression, handler: Handler) -> Result:
     return explain_result(result, deferred=bool(inner.args.get("deferred")))
 
 
+# Backslash commands whose dry run is meaningful: the cluster events, after which the meta node
+# recovers or automatic parallelism control reschedules.
+DRY_RUN_COMMANDS = ("worker",)
+_EXPLAIN_META = re.compile(r"\s*EXPLAIN\s+(?=\\)", re.IGNORECASE)
+
+
+def explain_event(session, line: str) -> Result:
+    """``EXPLAIN \\worker kill 2``: what recovery or automatic parallelism control would do after
+    the event, in the dry-run transaction (nothing happens to the cluster)."""
+    from rwalter.frontend.backslash import parse_backslash, run_backslash
+
+    name = parse_backslash(line)[0]
+    if name not in DRY_RUN_COMMANDS:
+        refusal = RwError(
+            [
+                f"EXPLAIN \\{name}: only cluster events have a dry run "
+                "(EXPLAIN \\worker add|kill|restart|set ..., EXPLAIN RECOVER, EXPLAIN ALTER ...)"
+            ],
+            SIMULATOR,
+        )
+        return invalid_explain(Result(error=refusal))
+    session.catch_up()
+    with session.client.transaction(dry_run=True):
+        try:
+            result = run_backslash(session, line)
+        except MetaError as err:
+            result = Result(error=from_meta(err, err.rpc or UNKNOWN_RPC))
+        except RwError as err:
+            result = Result(error=err)
+    return explain_result(result, event=result.text)
+
+
 def run_meta_command(session, line: str) -> Result:
     from rwalter.frontend.backslash import run_backslash
 
+    explain = _EXPLAIN_META.match(line)
+    if explain:
+        return explain_event(session, line[explain.end() :])
     session.catch_up()
     with session.client.transaction():
         return run_backslash(session, line)

@@ -555,7 +555,7 @@ def test_nodes() -> None:
     rg = parse_statement("ALTER DATABASE d RESET RESOURCE_GROUP DEFERRED")
     assert isinstance(rg, ast.AlterResourceGroup) and rg.args.get("expression") is None
     ex = parse_statement("EXPLAIN ALTER SINK s SET PARALLELISM = 2")
-    assert isinstance(ex, ast.ExplainAlter) and isinstance(ex.this, ast.AlterParallelism)
+    assert isinstance(ex, ast.ExplainDryRun) and isinstance(ex.this, ast.AlterParallelism)
     ct = parse_statement("CREATE TABLE t (A int, b varchar PRIMARY KEY) WITH (Connector = 'x')")
     assert [c.name for c in ct.expressions] == ["a", "b"]
     assert ct.args["primary_key"] == ["b"]
