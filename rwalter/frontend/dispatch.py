@@ -25,6 +25,7 @@ from rwalter.errors import (
     not_implemented,
 )
 from rwalter.frontend.dry_run import explain_result, invalid_explain
+from rwalter.frontend.name_hints import add_name_hints
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import SqlParseError, TooDeep, parse_statement
@@ -173,6 +174,8 @@ def run_node(session, node: exp.Expression) -> Result:
             return handler(session, node)
     except MetaError as err:
         raise from_meta(err, err.rpc or UNKNOWN_RPC) from None
+    except RwError as err:
+        raise add_name_hints(session, err) from None
 
 
 def explain_alter(session, inner: exp.Expression, handler: Handler) -> Result:
@@ -184,7 +187,7 @@ def explain_alter(session, inner: exp.Expression, handler: Handler) -> Result:
         except MetaError as err:
             result = Result(error=from_meta(err, err.rpc or UNKNOWN_RPC))
         except RwError as err:
-            result = Result(error=err)
+            result = Result(error=add_name_hints(session, err))
     return explain_result(result, deferred=bool(inner.args.get("deferred")))
 
 
