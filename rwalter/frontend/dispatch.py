@@ -180,15 +180,20 @@ def run_node(session, node: exp.Expression) -> Result:
 
 def explain_alter(session, inner: exp.Expression, handler: Handler) -> Result:
     """rwalter's dry run: every check and the plan of the ALTER, then everything rolled back."""
+    result = _dry_run(session, lambda: handler(session, inner))
+    return explain_result(result, deferred=bool(inner.args.get("deferred")))
+
+
+def _dry_run(session, run: Callable[[], Result]) -> Result:
+    """``run`` in the meta client's dry-run transaction; its failure comes back in the Result."""
     session.catch_up()
     with session.client.transaction(dry_run=True):
         try:
-            result = handler(session, inner)
+            return run()
         except MetaError as err:
-            result = Result(error=from_meta(err, err.rpc or UNKNOWN_RPC))
+            return Result(error=from_meta(err, err.rpc or UNKNOWN_RPC))
         except RwError as err:
-            result = Result(error=add_name_hints(session, err))
-    return explain_result(result, deferred=bool(inner.args.get("deferred")))
+            return Result(error=add_name_hints(session, err))
 
 
 # Backslash commands whose dry run is meaningful: the cluster events, after which the meta node
@@ -212,14 +217,7 @@ def explain_event(session, line: str) -> Result:
             SIMULATOR,
         )
         return invalid_explain(Result(error=refusal))
-    session.catch_up()
-    with session.client.transaction(dry_run=True):
-        try:
-            result = run_backslash(session, line)
-        except MetaError as err:
-            result = Result(error=from_meta(err, err.rpc or UNKNOWN_RPC))
-        except RwError as err:
-            result = Result(error=err)
+    result = _dry_run(session, lambda: run_backslash(session, line))
     return explain_result(result, event=result.text)
 
 

@@ -226,16 +226,8 @@ def test_d_plus_shows_a_deferred_change_not_applied_yet() -> None:
         "  pending         none: the running actors are what the catalog asks for on today's "
         "workers"
     )
-    r = invoke(
-        [
-            "-c",
-            PATTERNS,
-            "-c",
-            "ALTER MATERIALIZED VIEW m1 SET PARALLELISM = 2 DEFERRED",
-            "-c",
-            "\\d+ m1",
-        ]
-    )
+    deferred = ["-c", PATTERNS, "-c", "ALTER MATERIALIZED VIEW m1 SET PARALLELISM = 2 DEFERRED"]
+    r = invoke([*deferred, "-c", "\\d+ m1"])
     assert r.code == 0, r.err
     block = _job_block(r.out)
     assert block[1] == "  parallelism     2  (max 256)"
@@ -244,16 +236,7 @@ def test_d_plus_shows_a_deferred_change_not_applied_yet() -> None:
     )
     assert block[-2].endswith(" vnodes would change worker")
     # plain \\d does not compute it
-    r = invoke(
-        [
-            "-c",
-            PATTERNS,
-            "-c",
-            "ALTER MATERIALIZED VIEW m1 SET PARALLELISM = 2 DEFERRED",
-            "-c",
-            "\\d m1",
-        ]
-    )
+    r = invoke([*deferred, "-c", "\\d m1"])
     assert not any("pending" in line for line in _job_block(r.out))
 
 
