@@ -175,6 +175,27 @@ def check_insert_width(
     return node
 
 
+def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | None) -> None:
+    """``bind_values`` with the target columns' types (``insert.rs:292``): a string literal bound
+    for an interval column is an interval literal, read by RisingWave's interval parser (the
+    caller binds it, ``rwalter.frontend.literals``), not by DuckDB's."""
+    source = node.args.get("expression")
+    if not isinstance(source, exp.Values):
+        return
+    types = dict(zip(rel.columns, rel.column_types, strict=False))
+    targets = named if named is not None else table_columns(rel).insertable()
+    for row in source.expressions:
+        if not isinstance(row, exp.Tuple):
+            continue
+        for value, column in zip(row.expressions, targets, strict=False):
+            if (
+                isinstance(value, exp.Literal)
+                and value.is_string
+                and types.get(column) == "interval"
+            ):
+                value.replace(exp.Cast(this=value.copy(), to=exp.DataType.build("INTERVAL")))
+
+
 def check_update(node: exp.Update, rel: Relation) -> None:
     """``bind_update``'s checks of its assignments (``update.rs:160-270``)."""
     cols = table_columns(rel)
@@ -199,6 +220,7 @@ def check_update(node: exp.Update, rel: Relation) -> None:
 
 
 __all__ = [
+    "cast_values_to_columns",
     "check_insert_columns",
     "check_insert_width",
     "check_update",

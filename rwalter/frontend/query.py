@@ -23,6 +23,7 @@ from rwalter.errors import (
     CATALOG_NOT_FOUND,
     QUERY,
     SNAPSHOT_NO_ROWS,
+    UNSUPPORTED_STATEMENT,
     RwError,
     catalog_error,
     invalid_input,
@@ -47,6 +48,23 @@ from rwalter.sql.dialect.time_windows import window_call
 
 # DML statement class → (tag word).
 DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
+
+# rwalter's memory bounds (RisingWave streams a batch query's rows to the client and writes an
+# INSERT's rows chunk by chunk; rwalter holds them in its process): a query returns at most
+# MAX_RESULT_ROWS rows and an INSERT writes at most MAX_INSERT_ROWS; past that the statement is
+# refused, and nothing is left behind (the query is bounded before DuckDB runs it).
+MAX_RESULT_ROWS = 1_000_000
+MAX_INSERT_ROWS = 10_000_000
+
+
+def _too_many(what: str, limit: int) -> RwError:
+    return RwError(
+        [
+            f"rwalter does not simulate {what} past {limit} rows: it holds them in memory, "
+            "where RisingWave would stream them; add a LIMIT or split the statement"
+        ],
+        UNSUPPORTED_STATEMENT,
+    )
 
 
 def pg_text(value: object) -> str | None:
@@ -292,18 +310,25 @@ def _fetch(session, sql: str) -> tuple[list, list]:
     """The rows and description of ``sql``. DuckDB hands an interval to Python as a timedelta,
     with a month as 30 days; a result with interval columns is read again with each interval
     as its three parts, so that it prints as RisingWave prints it (``1 mon``, not ``30 days``)."""
-    cur = session.client.batch.query(sql)
+    cur = session.client.batch.query(sql)  # DuckDB streams: only the rows fetched are made
     description = cur.description or []
     intervals = {i for i, d in enumerate(description) if str(d[1]).upper() == "INTERVAL"}
     if not intervals:
-        return cur.fetchall(), description
+        return _bounded(cur), description
     items = ", ".join(
         _interval_parts(i + 1) if i in intervals else f"#{i + 1}" for i in range(len(description))
     )
-    rows = session.client.batch.query(f"SELECT {items} FROM ({sql})").fetchall()
+    rows = _bounded(session.client.batch.query(f"SELECT {items} FROM ({sql})"))
     return [[_interval_value(v) if i in intervals else v for i, v in enumerate(r)] for r in rows], (
         description
     )
+
+
+def _bounded(cur) -> list:
+    rows = cur.fetchmany(MAX_RESULT_ROWS + 1)
+    if len(rows) > MAX_RESULT_ROWS:
+        raise _too_many("query results", MAX_RESULT_ROWS)
+    return rows
 
 
 def _interval_value(parts: list[int | None]) -> Interval | None:
@@ -456,6 +481,7 @@ def bind_dml(session, node: exp.Expression) -> exp.Expression:
         source = node.args.get("expression")
         if source is not None:
             node = dml.check_insert_width(node, rel, named, _source_width(session, source))
+            dml.cast_values_to_columns(node, rel, named)
     elif rel is not None and isinstance(node, exp.Update):
         dml.check_update(node, rel)
     return node
@@ -476,6 +502,10 @@ def _source_width(session, source: exp.Expression) -> int:
 
 def handle_dml(session, node: exp.Expression) -> Result:
     node = bind_dml(session, node)
+    source = node.args.get("expression") if isinstance(node, exp.Insert) else None
+    if source is not None and not isinstance(source, exp.Values):
+        node = node.copy()  # bounded before DuckDB runs it: a billion rows are never made
+        node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
     try:
         cur = session.client.batch.execute(transpile_query(bind_interval_literals(node)))
         count = cur.fetchone()
@@ -483,6 +513,8 @@ def handle_dml(session, node: exp.Expression) -> Result:
         raise duck_error(exc) from None
     word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
     n = int(count[0]) if count else 0
+    if word == "INSERT" and n > MAX_INSERT_ROWS:
+        raise _too_many("an INSERT", MAX_INSERT_ROWS)
     tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
     return Result(tag=tag)
 

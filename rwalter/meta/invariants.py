@@ -68,6 +68,7 @@ def _layout(catalog: MetaCatalog, report: Report) -> None:
     for a in catalog.actors_of(sorted(fragments)) if fragments else []:
         actors.setdefault(a.fragment_id, []).append(a)
     live = catalog.live_compute_slots()
+    groups_with_workers = {g for _, g in live.values()}
     jobs = {j.job_id: j for j in catalog.jobs()}
     for fid, f in sorted(fragments.items()):
         acts = actors[fid]
@@ -91,14 +92,17 @@ def _layout(catalog: MetaCatalog, report: Report) -> None:
                 if not a.vnodes:
                     report("vnodes", f"fragment {fid}: actor {a.actor_id} holds no vnodes")
         job = jobs.get(f.job_id)
-        group = (job.specific_resource_group if job else None) or (
-            catalog.database_resource_group(job.database_id) if job else "default"
-        )
+        group = job.specific_resource_group if job else None
+        if group is None:  # '' is a group of its own (controller/scale.rs:1116-1119)
+            group = catalog.database_resource_group(job.database_id) if job else "default"
         for a in acts:
             if a.worker_id not in live:
                 report("placement", f"actor {a.actor_id} (fragment {fid}) is on worker "
                        f"{a.worker_id}, which is not a live streaming compute node")  # fmt: skip
-            elif live[a.worker_id][1] != group:
+            elif live[a.worker_id][1] != group and group in groups_with_workers:
+                # A group without live workers is RisingWave's persisted-then-refused state: the
+                # new group is saved, the render fails at the barrier ("no workers to assign",
+                # controller/scale.rs:1203), and the actors stay where they were.
                 report("placement", f"actor {a.actor_id} (fragment {fid}) is on worker "
                        f"{a.worker_id} of resource group {live[a.worker_id][1]!r}, not the "
                        f"job's {group!r}")  # fmt: skip

@@ -122,7 +122,11 @@ class Renderer:
         return self._jobs[job_id]
 
     def workers_for(self, job: Job) -> dict[int, int]:
-        group = job.specific_resource_group or self.catalog.database_resource_group(job.database_id)
+        # A specific group, even '' (SET RESOURCE_GROUP = ''), replaces the database's
+        # (controller/scale.rs:1116-1119).
+        group = job.specific_resource_group
+        if group is None:
+            group = self.catalog.database_resource_group(job.database_id)
         return {wid: slots for wid, (slots, rg) in self.live.items() if rg == group}
 
     def render(self, ensembles: list[Ensemble], *, copy_live: Iterable[int] = ()) -> Rendering:

@@ -229,3 +229,56 @@ def test_a_statement_past_the_length_limit_is_refused_before_parsing(session) ->
         "rwalter does not simulate statements this long: 1000006 characters, where rwalter "
         f"reads at most {MAX_STATEMENT_CHARS}; split it into smaller statements"
     )
+
+
+# -- costs that explode: results and INSERTs are bounded --------------------------------------
+
+
+def test_a_query_past_the_result_bound_is_refused_without_making_its_rows(session) -> None:
+    """``SELECT * FROM generate_series(1, 4294967296)`` used to be fetched whole. DuckDB streams
+    the rows and rwalter fetches one past its bound (``MAX_RESULT_ROWS``), then refuses."""
+    from rwalter.frontend import query
+
+    e = err(session, "SELECT * FROM generate_series(1, 4294967296)")
+    assert e.code == "unsupported-statement"
+    assert e.causes == [
+        f"rwalter does not simulate query results past {query.MAX_RESULT_ROWS} rows: it holds "
+        "them in memory, where RisingWave would stream them; add a LIMIT or split the statement"
+    ]
+    assert ok(session, "SELECT count(*) FROM generate_series(1, 4294967296)").rows == [
+        ["4294967296"]
+    ]
+
+
+def test_the_result_bound_keeps_duplicate_column_names(session) -> None:
+    r = ok(session, "SELECT 1, 1")
+    assert r.columns == ["?column?", "?column?"]
+
+
+def test_an_insert_past_its_bound_is_refused_and_leaves_the_table_empty(session) -> None:
+    """An INSERT of two billion rows used to take 8.6 GB; its source is bounded before DuckDB
+    runs it (``MAX_INSERT_ROWS`` + 1 rows at most), and the failed statement leaves nothing."""
+    from rwalter.frontend import query
+
+    ok(session, "CREATE TABLE t (v BIGINT)")
+    e = err(session, "INSERT INTO t SELECT * FROM generate_series(1, 2000000000)")
+    assert e.causes == [
+        f"rwalter does not simulate an INSERT past {query.MAX_INSERT_ROWS} rows: it holds them "
+        "in memory, where RisingWave would stream them; add a LIMIT or split the statement"
+    ]
+    assert ok(session, "SELECT count(*) FROM t").rows == [["0"]]
+
+
+def test_the_bounds_leave_smaller_statements_alone(session, monkeypatch) -> None:
+    from rwalter.frontend import query
+
+    monkeypatch.setattr(query, "MAX_RESULT_ROWS", 3)
+    monkeypatch.setattr(query, "MAX_INSERT_ROWS", 3)
+    ok(session, "CREATE TABLE t (v INT)")
+    assert ok(session, "INSERT INTO t SELECT * FROM generate_series(1, 3)").tag == "INSERT 0 3"
+    assert err(session, "INSERT INTO t SELECT * FROM generate_series(1, 4)").code == (
+        "unsupported-statement"
+    )
+    assert len(ok(session, "SELECT * FROM t").rows) == 3
+    assert err(session, "SELECT * FROM generate_series(1, 4)").code == "unsupported-statement"
+    assert len(ok(session, "SELECT interval '1 day' * g FROM generate_series(1, 3) g").rows) == 3
