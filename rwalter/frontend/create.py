@@ -194,6 +194,20 @@ def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]
     return wrap
 
 
+# Sinks whose decoupling is off by default (TrivialSink: blackhole and sink into table,
+# src/connector/src/sink/trivial.rs:85-92); every other connector's is on (sink/mod.rs:826-832).
+TRIVIAL_SINKS = frozenset({"blackhole", "table"})
+
+
+def sink_log_store(cfg, connector: str | None) -> str:
+    """``is_sink_decouple`` under ``sink_decouple`` (enable / disable / default), then the log
+    store it gives the Sink node (``stream_sink.rs:600-654``)."""
+    mode = str(cfg.get("sink_decouple"))
+    trivial = (connector or "").lower() in TRIVIAL_SINKS
+    decouple = mode == "enable" if trivial else mode != "disable"
+    return "KV_LOG_STORE" if decouple else "IN_MEMORY_LOG_STORE"
+
+
 def check_ctas_columns(node: ast.CreateTable) -> None:
     """``CREATE TABLE t (a, b) AS ...`` names columns, it does not type them."""
     if any(c.args.get("kind") for c in node.expressions or []):
@@ -610,6 +624,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
         connector=options.get("connector"),
         target_id=into.id if into else None,
     )
+    rel.sink_log_store = sink_log_store(cfg, "table" if into else options.get("connector"))
     background = _background(session, graph)
     rel.background = background
     submit(

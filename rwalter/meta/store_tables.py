@@ -123,6 +123,9 @@ class Relation(Row):
     initialized_at_ms: BigInt
     created_at_ms: BigInt | None
     owner: int
+    # A sink's log store (``SinkLogStoreType``: KV_LOG_STORE when decoupled, else
+    # IN_MEMORY_LOG_STORE; stream_sink.rs:650-654); None for other kinds and loaded clusters.
+    sink_log_store: str | None = None
 
 
 @dataclass(eq=True)

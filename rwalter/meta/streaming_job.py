@@ -66,6 +66,13 @@ def _update_rate_limits(
         hit = [NODE_OF_FLAG[flag] for flag in f.flags if NODE_OF_FLAG.get(flag) in nodes]
         if not hit:
             continue
+        if RateLimitNode.SINK in hit and rate_limit_needs_kv_log_store(catalog, f.job_id):
+            raise MetaError(  # update_sink_node_rate_limit (controller/streaming_job.rs:215-226)
+                "invalid_parameter",
+                "Invalid parameter: sink rate limit is only supported for kv log store, please "
+                "SET sink_decouple = TRUE before CREATE SINK",
+                INVALID_PARAMETER,
+            )
         limits = {
             n: v for n, v in zip(f.rate_limit_nodes, f.rate_limits, strict=True) if n not in hit
         }
@@ -79,6 +86,11 @@ def _update_rate_limits(
         )
         if throttle_type == "BACKFILL_RATE_LIMIT":
             catalog.update_job(f.job_id, backfill_rate_limit=rate)
+
+
+def rate_limit_needs_kv_log_store(catalog: MetaCatalog, job_id: int) -> bool:
+    rel = catalog.relation(job_id)
+    return rel is not None and rel.sink_log_store == "IN_MEMORY_LOG_STORE"
 
 
 __all__ = ["apply_throttle"]
