@@ -110,8 +110,8 @@ def dml_target(session, node: exp.Expression) -> tuple[exp.Table | None, Relatio
     """``bind_table`` then ``check_for_dml``: the target must be a created table catalog, and a
     table; UPDATE and DELETE also refuse an append-only one."""
     target = node.this.this if isinstance(node.this, exp.Schema) else node.this
-    table = target if isinstance(target, exp.Table) else target.find(exp.Table)
-    if table is None:
+    table = target if isinstance(target, exp.Table) else None
+    if table is None or not isinstance(table.this, exp.Identifier):
         return None, None
     schema, name = reader.resolve_schema_qualified_name(table)
     rel = reader.get_created_table_by_name(session, name, schema)

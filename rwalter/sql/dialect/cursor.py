@@ -38,6 +38,19 @@ class RWalter(RisingWave):
             tok = token or self._curr
             raise _Fail(message, tok.start if tok else None)
 
+        def _parse_insert(self):  # type: ignore[no-untyped-def]
+            """``INSERT INTO name``: RisingWave reads an object name after INTO (``parse_insert``,
+            ``src/sqlparser/src/parser.rs``), so ``TABLE`` there is a table named ``table``,
+            not Hive's ``INSERT INTO TABLE t``."""
+            i = self._index
+            if (
+                i + 1 < len(self._tokens)
+                and self._tokens[i].token_type == TokenType.INTO
+                and self._tokens[i + 1].token_type == TokenType.TABLE
+            ):
+                self._tokens[i + 1].token_type = TokenType.VAR
+            return super()._parse_insert()
+
         def _parse_interval(  # type: ignore[override]
             self, require_interval: bool = True, parse_function_unit: bool = True
         ) -> exp.Expression | None:
