@@ -1,7 +1,8 @@
 """rw_rate_limit lists one row per rate-limited node, several per fragment when a fragment holds
 several throttled nodes (a sink's StreamScan and Sink), and ALTER ... RATE_LIMIT touches only the
 nodes of its type (``src/meta/src/controller/streaming_job.rs:2637-2720,3735-3800``;
-``e2e_test/background_ddl/sink.slt:41-51``)."""
+``e2e_test/background_ddl/sink.slt:41-51``). The sink is decoupled as that file's is
+(``sink.slt:8``): a sink rate limit needs the kv log store (``streaming_job.rs:215-226``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ SETUP = [
     "SET background_ddl = true",
     "SET backfill_rate_limit = 1",
     "SET sink_rate_limit = 1",
+    "SET sink_decouple = true",
     "CREATE SINK s AS SELECT * FROM t WITH (connector = 'blackhole')",
 ]
 QUERY = "SELECT node_name, rate_limit FROM rw_rate_limit ORDER BY node_name"
