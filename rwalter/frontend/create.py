@@ -696,7 +696,7 @@ def _definition(session, node) -> str:
     try:
         normalized = node.copy()
         normalized.set("exists", None)
-        return to_sql(normalized)
+        return to_sql(normalized, copy=False)  # the copy is this function's own
     except Exception:
         return session.current_sql
 

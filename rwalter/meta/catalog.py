@@ -117,10 +117,19 @@ class MetaCatalog:
         statement's transaction as it was, even one DuckDB already aborted."""
         return self._conn.cursor()
 
-    def duck(self) -> duckdb.DuckDBPyConnection:
+    def duck(self, *, writes: bool = True) -> duckdb.DuckDBPyConnection:
         """The connection inside the statement's DuckDB transaction, without a flush (for SQL
-        that cannot read ``rwmeta``: users' tables, binding views)."""
-        if self._depth and not self._duck_txn:
+        that cannot read ``rwmeta``: users' tables, binding views).
+
+        ``writes=False``: the SQL changes nothing a rollback must undo (a users' SELECT, the
+        catalog views' definitions, the flush of an in-memory store), so it may run in
+        DuckDB's autocommit while the statement has not opened a transaction: a statement that
+        only reads pays no BEGIN and COMMIT. A flushed row is safe there: every row the
+        statement wrote is marked dirty again by its rollback and written anew. A ``--db``
+        store (durable: a statement's rows commit together) and the checking mode always open
+        the transaction.
+        """
+        if self._depth and not self._duck_txn and (writes or self.durable or self.checking):
             self._conn.execute("BEGIN TRANSACTION")
             self._duck_txn = True
         return self._conn
@@ -129,7 +138,7 @@ class MetaCatalog:
         """Write the model's pending changes to DuckDB (inside the statement's transaction):
         those of ``tables`` only, or of every table."""
         if self.model.is_dirty(tables):
-            self.model.flush(self.duck(), self._duck_txn, tables)
+            self.model.flush(self.duck(writes=False), self._duck_txn, tables)
 
     def reload(self) -> None:
         """Re-read every table from DuckDB, for code that wrote ``rwmeta`` by SQL through
@@ -149,7 +158,7 @@ class MetaCatalog:
             else list(sql_or_names)
         )
         if names:
-            catalog_views.ensure(self.duck(), self.views_installed, names)
+            catalog_views.ensure(self.duck(writes=False), self.views_installed, names)
 
     def differences(self) -> list[str]:
         """Where DuckDB's rwmeta and the model disagree, after a flush (none when all is well)."""
