@@ -138,7 +138,12 @@ class MetaCatalog:
         """Write the model's pending changes to DuckDB (inside the statement's transaction):
         those of ``tables`` only, or of every table."""
         if self.model.is_dirty(tables):
-            self.model.flush(self.duck(writes=False), self._duck_txn, tables)
+            conn = self.duck(writes=False)
+            if not self._duck_txn:
+                # In autocommit an appender may not start while an earlier SELECT's result is
+                # unread (DuckDB 2); the next execute() would have dropped that result anyway.
+                conn.complete()
+            self.model.flush(conn, self._duck_txn, tables)
 
     def reload(self) -> None:
         """Re-read every table from DuckDB, for code that wrote ``rwmeta`` by SQL through
