@@ -148,6 +148,8 @@ def duck_error(exc: Exception) -> RwError:
     if isinstance(exc, duckdb.InterruptException):
         raise KeyboardInterrupt from None
     text = str(exc).split("\n")[0]
+    if EXPR_ERROR_SEP in text:  # a store function's evaluation error, RisingWave's causes
+        return RwError(text[text.find("Expr error") :].split(EXPR_ERROR_SEP), QUERY)
     for prefix in (
         "Catalog Error: ",
         "Binder Error: ",
@@ -167,6 +169,9 @@ def duck_error(exc: Exception) -> RwError:
         return unmodelled(f"the function {missing.group(1)}")
     return RwError([text], QUERY)
 
+
+# What separates the causes of a store function's evaluation error (catalog_views_pg).
+EXPR_ERROR_SEP = "\x1f"
 
 # DuckDB's text for a function it lacks; never shown as such (nothing of DuckDB shows through).
 _DUCK_NO_FUNCTION = re.compile(

@@ -41,8 +41,15 @@ from rwalter.errors import (
     not_implemented,
     unmodelled,
 )
-from rwalter.frontend.binder import name_position, object_name
+from rwalter.frontend.binder import derive_alias, name_position, object_name
 from rwalter.frontend.builtins import FUNCTIONS, SCALAR_FUNCTIONS, SYSTEM_RELATIONS
+from rwalter.frontend.session_catalogs import session_relation
+from rwalter.frontend.sys_functions import (
+    ARITIES,
+    bind_regclass,
+    bind_sys_function,
+    is_regclass,
+)
 from rwalter.meta import catalog_views
 from rwalter.sql.dialect import real_value, to_sql
 
@@ -81,6 +88,11 @@ def _bind_table(session, table: exp.Table, ctes: set[str]) -> str | None:
     candidates = (schema,) if schema in SYSTEM_RELATIONS else () if schema else _LOOKUP_ORDER
     for system in candidates:
         if name in SYSTEM_RELATIONS[system]:
+            alias = table.alias or None
+            rows = session_relation(session, system, name, alias)
+            if rows is not None:
+                table.replace(rows)
+                return None
             if not modelled(system, name):
                 raise unmodelled(f"{system}.{name}")
             table.set("catalog", None)
@@ -117,6 +129,8 @@ def _arg_type(e: exp.Expression, columns: dict[str, str]) -> str:
     if isinstance(e, exp.Boolean):
         return "boolean"
     if isinstance(e, exp.Cast):
+        if is_regclass(e.to):  # cast_to_regclass gives an int4 (expr/mod.rs:343-352)
+            return "integer"
         return data_type_of(e.to.sql("postgres"))
     if isinstance(e, exp.Array) and e.expressions:
         return _arg_type(e.expressions[0], columns) + "[]"
@@ -133,11 +147,19 @@ def _levenshtein(a: str, b: str) -> int:
 
 
 def no_function(
-    name: str, f: exp.Func, item: exp.Expression, columns: dict[str, str] | None = None
+    name: str,
+    f: exp.Func,
+    item: exp.Expression,
+    columns: dict[str, str] | None = None,
+    *,
+    known: bool = False,
 ) -> RwError:
+    """``function <sig> does not exist``: for a name RisingWave does not know, with the names
+    it may have meant (``builtin_scalar.rs:846-866``); for a known one called with arguments no
+    signature takes (``known``), without (``expr/type_inference/func.rs:876-889``)."""
     sig = f"{name}({', '.join(_arg_type(a, columns or {}) for a in _args(f))})"
     distance = 2 if len(name) > 3 else 1
-    near = sorted(c for c in SCALAR_FUNCTIONS if _levenshtein(name, c) <= distance)
+    near = [] if known else sorted(c for c in SCALAR_FUNCTIONS if _levenshtein(name, c) <= distance)
     text = f"function {sig} does not exist" + (f", do you mean {' or '.join(near)}" if near else "")
     if isinstance(item, exp.Table):  # a table function: no expression to name
         return RwError([text], QUERY)
@@ -271,6 +293,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
             if rel is not None:
                 for c, t in zip(rel.columns, rel.column_types, strict=False):
                     columns.setdefault(c, data_type_of(t))
+    frontend_calls: list[tuple[exp.Func, str | None]] = []
     _bind_collations(node)  # an operator binds its operands first
     _bind_operators(node)
     for f in list(node.find_all(exp.Func)):
@@ -291,7 +314,12 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
                 folded = exp.alias_(folded, name, quoted=True)
             f.replace(folded)
             continue
-        if name in catalog_views.USER_FUNCTIONS:  # the meta store's macros, in rw_catalog
+        if (isinstance(f, exp.Cast) and is_regclass(f.to)) or name in ARITIES:
+            if name in ARITIES and len(_args(f)) not in ARITIES[name]:
+                raise no_function(name, f, _item_of(node, f), columns, known=True)
+            frontend_calls.append((f, name))  # bound once their arguments are
+            continue
+        if name in catalog_views.USER_FUNCTIONS and name in FUNCTIONS:  # the store's macros
             if not isinstance(f.parent, exp.Dot):
                 f.replace(exp.Dot(this=exp.to_identifier("rw_catalog"), expression=f.copy()))
             continue
@@ -299,9 +327,29 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
             continue
         if name not in FUNCTIONS:
             raise no_function(name, f, _item_of(node, f), columns)
+    for f, name in reversed(frontend_calls):  # innermost first: constants are folded
+        _bind_frontend_call(session, f, name)
     if views:
         session.client.batch.ensure_views(views)
     return node
+
+
+def _bind_frontend_call(session, f: exp.Func, name: str | None) -> None:
+    """A regclass cast or a function :mod:`rwalter.frontend.sys_functions` binds."""
+    top_level = isinstance(f.parent, exp.Select) and f.arg_key == "expressions"
+    if name is None:  # a cast keeps its operand's name, else its type's (select.rs:706-745)
+        alias = derive_alias(f)
+        bound = bind_regclass(session, f)
+        if top_level:
+            bound = exp.alias_(bound, "regclass" if alias == "?column?" else alias, quoted=True)
+        f.replace(bound)
+        return
+    bound = bind_sys_function(session, name, _args(f))
+    if bound is None:
+        raise unmodelled(f"the function {name} with these arguments")
+    if top_level:
+        bound = exp.alias_(bound, name, quoted=True, copy=False)
+    f.replace(bound)
 
 
 __all__ = ["bind_surface", "function_name", "modelled", "no_function", "store_name"]
