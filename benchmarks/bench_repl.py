@@ -75,6 +75,7 @@ def completion_cost(catalog: CatalogSnapshot, rounds: int = 200) -> float:
 
 def _env(tmp: str) -> dict[str, str]:
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: compiled once (common.installed_env)
     env.update(
         TERM="dumb",
         NO_COLOR="1",

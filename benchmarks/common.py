@@ -8,6 +8,7 @@ machine disturbs far less than wall time.
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -54,10 +55,24 @@ print(os.waitstatus_to_exitcode(status), u.ru_utime + u.ru_stime, u.ru_maxrss)
 """
 
 
+def installed_env() -> dict[str, str]:
+    """The environment measured commands run in: as on an installed rwalter, whose modules pip
+    compiled to bytecode at install. ``PYTHONDONTWRITEBYTECODE`` (set on some development
+    machines) would make every run of an editable install compile rwalter's modules again,
+    which no user pays, while the floor's dependencies come compiled from their wheels."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def run_process(cmd: list[str]) -> tuple[float, float]:
     """Run ``cmd`` with output discarded; (CPU seconds of the command, its peak RSS in MiB)."""
     out = subprocess.run(
-        [sys.executable, "-c", _WRAPPER, *cmd], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _WRAPPER, *cmd],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=installed_env(),
     ).stdout.split()
     code, cpu, rss = int(out[0]), float(out[1]), int(out[2])
     if code not in (0, 1):
@@ -66,7 +81,10 @@ def run_process(cmd: list[str]) -> tuple[float, float]:
 
 
 def paired(a: list[str], b: list[str], runs: int) -> tuple[float, float, float, float]:
-    """Median CPU of ``a`` and ``b`` run in pairs, and the peak RSS of each (MiB)."""
+    """Median CPU of ``a`` and ``b`` run in pairs, and the peak RSS of each (MiB), after one
+    unmeasured run of each (it writes the bytecode an installed rwalter has)."""
+    run_process(a)
+    run_process(b)
     sa, sb = [], []
     for _ in range(runs):
         sa.append(run_process(a))

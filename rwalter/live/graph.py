@@ -17,6 +17,8 @@ from rwalter.live.rows import Cursor, actor_row, at_row, fault, rows_of
 from rwalter.live.snapshot import Snapshot, SnapshotError, Table
 from rwalter.meta.catalog import Actor, Edge, Fragment, Job, Worker
 
+ONLY_INT = frozenset({int})
+
 
 class GraphRows:
     """Fragments, edges and actors of a snapshot, checked; the loader's graph half."""
@@ -145,20 +147,52 @@ class GraphRows:
         self, frags: dict[int, Fragment], workers: dict[int, Worker], groups: dict[int, str]
     ) -> list[Actor]:
         t = self.snap.tables["rw_actors"]
+        try:
+            actors = self._actors_fast(t, frags, workers)
+        except (TypeError, ValueError, KeyError):  # a bad row: the checked loop names it
+            actors = self._actors_checked(t, frags, workers)
+        by_frag: dict[int, list[Actor]] = defaultdict(list)
+        for a in actors:
+            by_frag[a.fragment_id].append(a)
+        self._vnodes(frags, by_frag, workers, groups)
+        self._splits({a.actor_id: a for a in actors})
+        return actors
+
+    def _actors_checked(
+        self, t: Table, frags: dict[int, Fragment], workers: dict[int, Worker]
+    ) -> list[Actor]:
         actors: list[Actor] = []
         at = Cursor(t)
-        with at:  # one guard for the whole loop: this table is the biggest of a snapshot
+        with at:  # one guard for the whole loop
             for at.i, r in enumerate(t.rows):
                 aid = pgtext.to_int(r["actor_id"])
                 fid, wid = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["worker_id"])
                 if fid not in frags or wid not in workers:
                     raise self._unknown(t, at.i, aid, fid, wid, wid in workers)
                 actors.append(actor_row(aid, fid, wid))
-        by_frag: dict[int, list[Actor]] = defaultdict(list)
-        for a in actors:
-            by_frag[a.fragment_id].append(a)
-        self._vnodes(frags, by_frag, workers, groups)
-        self._splits({a.actor_id: a for a in actors})
+        return actors
+
+    @staticmethod
+    def _actors_fast(
+        t: Table, frags: dict[int, Fragment], workers: dict[int, Worker]
+    ) -> list[Actor]:
+        """The actors of a well-formed ``rw_actors`` (the biggest table of a snapshot, 200,000
+        rows of a large cluster), or an exception on the first row :meth:`_actors_checked`
+        would refuse, which then names it."""
+        lo, hi = pgtext.INT32
+        new, cls = object.__new__, Actor
+        actors: list[Actor] = []
+        append = actors.append
+        ia, ifr, iw = t.column("actor_id"), t.column("fragment_id"), t.column("worker_id")
+        for r in t.records:
+            aid, fid, wid = int(r[ia]), int(r[ifr]), int(r[iw])  # type: ignore[arg-type]
+            if not (lo <= aid <= hi and lo <= fid <= hi and lo <= wid <= hi):
+                raise ValueError("out of range")
+            if fid not in frags or wid not in workers:
+                raise KeyError(fid)
+            row = new(cls)
+            row.__dict__.update(actor_id=aid, fragment_id=fid, worker_id=wid, vnodes=[], splits=[])
+            append(row)
         return actors
 
     @staticmethod
@@ -170,6 +204,7 @@ class GraphRows:
     def _vnodes(self, frags, by_frag, workers: dict[int, Worker], groups: dict[int, str]) -> None:
         t = self.snap.tables.get("rw_fragment_vnodes")
         seen: set[int] = set()
+        every: dict[int, list[int]] = {}  # vnode count -> 0..count-1
         for i, r in rows_of(t):
             with at_row(t, i):  # type: ignore[arg-type]
                 fid, mapping = pgtext.to_int(r["fragment_id"]), pgtext.to_json(r["vnodes"])
@@ -178,7 +213,14 @@ class GraphRows:
             if not isinstance(mapping, dict):
                 raise fault(t, i, 'expected a JSON object {"<actor id>": [vnodes]}')
             actors = {a.actor_id: a for a in by_frag.get(fid, [])}
-            owned: list[int] = []
+            count = frags[fid].vnode_count
+            full = every.get(count)
+            if full is None:
+                full = every[count] = list(range(count))
+            if _assign_vnodes(mapping, actors, full):
+                seen.add(fid)
+                continue
+            owned: list[int] = []  # something is wrong: find it, in the order of the checks
             for key, vnodes in mapping.items():
                 try:
                     aid = int(key)
@@ -188,12 +230,13 @@ class GraphRows:
                     raise fault(
                         t, i, f"actor {aid} is not an actor of fragment {fid} in rw_actors.csv"
                     )
-                if not isinstance(vnodes, list) or not set(map(type, vnodes)) <= {int}:
+                if type(vnodes) is not list or not set(map(type, vnodes)) <= ONLY_INT:
                     raise fault(t, i, f"the vnodes of actor {aid} are not a list of integers")
-                actors[aid].vnodes = sorted(vnodes)
+                vnodes.sort()  # the list json made is the actor's own (rows are unsealed here)
+                actors[aid].__dict__["vnodes"] = vnodes
                 owned += vnodes
-            count = frags[fid].vnode_count
-            if sorted(owned) != list(range(count)):
+            owned.sort()
+            if owned != full:
                 dup = len(owned) - len(set(owned))
                 lost = count - len(set(owned) & set(range(count)))
                 raise fault(
@@ -241,3 +284,28 @@ class GraphRows:
             if aid not in actors:
                 raise fault(t, i, f"actor {aid} is not in rw_actors.csv")
             actors[aid].splits.append(t.rows[i]["split_id"] or "")
+
+
+def _assign_vnodes(mapping: dict, actors: dict[int, Actor], full: list[int]) -> bool:
+    """Give each actor of one fragment its vnodes from ``rw_fragment_vnodes``' JSON object, if
+    every check of :meth:`GraphRows._vnodes` passes (known actors, lists of integers that
+    partition ``full``); False, with nothing given, when one fails."""
+    pairs = []
+    owned: list[int] = []
+    try:
+        for key, vnodes in mapping.items():
+            if type(vnodes) is not list:
+                return False
+            pairs.append((actors[int(key)], vnodes))
+            owned += vnodes
+    except (KeyError, ValueError):
+        return False
+    if not set(map(type, owned)) <= ONLY_INT:
+        return False
+    owned.sort()
+    if owned != full:
+        return False
+    for actor, vnodes in pairs:
+        vnodes.sort()  # the list json made becomes the actor's own (rows are unsealed here)
+        actor.__dict__["vnodes"] = vnodes
+    return True

@@ -24,12 +24,22 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rwalter.common.catalog import DATABASE_SCHEMAS
 from rwalter.common.pg_types import data_type_of
 from rwalter.live import pgtext
 from rwalter.live.graph import GraphRows
 from rwalter.live.rows import at_row, fault, rows_of
 from rwalter.live.snapshot import Snapshot, SnapshotError, Table
-from rwalter.meta.catalog import DEFAULT_DATABASE_ID, Actor, Edge, Fragment, Job, Relation, Worker
+from rwalter.meta.catalog import (
+    DEFAULT_DATABASE_ID,
+    Actor,
+    Edge,
+    Fragment,
+    Job,
+    Relation,
+    Schema,
+    Worker,
+)
 
 if TYPE_CHECKING:
     from rwalter.meta.node import MetaNode
@@ -73,6 +83,7 @@ class State:
 
     workers: list[Worker]
     databases: list[tuple[int, str, str]]
+    schemas: list[Schema]
     relations: list[Relation]
     jobs: list[Job]
     fragments: list[Fragment]
@@ -133,6 +144,19 @@ class Loader(GraphRows):
         return out
 
     # -- relations -------------------------------------------------------------------------
+    def schemas(self, db_ids: dict[str, int]) -> list[Schema]:
+        """Each database's schemas beside its own four (``public`` and the system ones are
+        implied by every database, ``rw_catalog/rw_schemas.rs``)."""
+        out = []
+        for db_name, tables in self.snap.databases.items():
+            if db_name not in db_ids:
+                continue  # relations() names the missing database
+            for schema_id, r in self._by_id(tables["rw_schemas"]).items():
+                if r["name"] not in DATABASE_SCHEMAS:
+                    owner = pgtext.to_int(r.get("owner"), 1)
+                    out.append(Schema(schema_id, db_ids[db_name], r["name"] or "", owner))
+        return out
+
     def relations(self, db_ids: dict[str, int]) -> list[Relation]:
         out: list[Relation] = []
         for db_name, tables in self.snap.databases.items():
@@ -325,6 +349,7 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
     db_ids = {name: db_id for db_id, name, _ in databases}
     db_groups = {db_id: group for db_id, _, group in databases}
     relations = ld.relations(db_ids)
+    schemas = ld.schemas(db_ids)
     rel_by_id = {r.id: r for r in relations}
     jobs = ld.jobs(rel_by_id, db_groups)
     fragments, edges = ld.fragments(jobs)
@@ -336,6 +361,7 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
     }
     actors = ld.actors(frag_by_id, {w.id: w for w in workers}, groups)
     ids = [r.id for r in relations] + list(jobs) + [d[0] for d in databases]
+    ids += [s.id for s in schemas]
     ids += [s for f in fragments for s in f.state_table_ids]
     info = {
         "next_object_id": str(max(ids, default=5) + 1),
@@ -359,6 +385,7 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
     state = State(
         workers,
         databases,
+        schemas,
         relations,
         list(jobs.values()),
         fragments,
@@ -421,6 +448,7 @@ def restore(meta: MetaNode, state: State) -> None:
     c.drop_database(DEFAULT_DATABASE_ID)  # a new store's ``dev``; the snapshot brings its own
     for db_id, name, group in state.databases:
         c.insert_database(name, group, db_id)
+    c.load_rows("schemas", state.schemas)
     c.load_rows("workers", state.workers)
     c.load_rows("relations", state.relations)
     c.load_rows("streaming_jobs", state.jobs)

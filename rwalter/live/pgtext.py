@@ -13,7 +13,7 @@ from datetime import datetime
 
 from rwalter.meta.catalog_views import BASE_EPOCH_MS
 
-_INT32 = (-(2**31), 2**31 - 1)
+INT32 = (-(2**31), 2**31 - 1)
 
 
 def to_bool(text: str | None, default: bool = False) -> bool:
@@ -35,7 +35,7 @@ def to_int(text: str | None, default: int | None = None) -> int | None:
         value = int(text)
     except ValueError:
         raise ValueError(f"expected an integer, found {text!r}") from None
-    if not _INT32[0] <= value <= _INT32[1]:
+    if not INT32[0] <= value <= INT32[1]:
         raise ValueError(f"{text} is out of range for a 32-bit integer")
     return value
 
@@ -57,6 +57,8 @@ def to_text_array(text: str | None) -> list[str]:
     if not (s.startswith("{") and s.endswith("}")):
         raise ValueError(f"expected an array like {{a,b}}, found {text!r}")
     body, out, i = s[1:-1], [], 0
+    if '"' not in body:  # no quoted element: the same items as the loop below finds
+        return [v for v in map(str.strip, body.split(",")) if v and v.upper() != "NULL"]
     while i < len(body):
         if body[i] == '"':
             j, buf = i + 1, []

@@ -576,12 +576,7 @@ class MetaCatalog:
         """Rows of a new store loaded whole (a snapshot, ``rwalter.live``): sealed in place and
         kept without undo entries, so only for a store no statement has written yet; a load
         that fails discards the store."""
-        t = self.model[table]
-        for row in rows:
-            row.__dict__["_sealed"] = True
-            key = t.spec.key_of(row)
-            t.set(key, row)
-            t.dirty[key] = False
+        self.model[table].fill(rows)
 
     # -- users' data -------------------------------------------------------------------------
     def row_count(self, storage: str) -> int:

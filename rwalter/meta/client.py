@@ -29,6 +29,7 @@ from rwalter.meta import scale
 from rwalter.meta.catalog import CLUSTER_ID, Fragment, Job, Relation, Worker
 from rwalter.meta.catalog_views import BASE_EPOCH_MS, show_jobs_sql
 from rwalter.meta.ddl_controller import storage_name
+from rwalter.meta.drift import Drift, drift
 from rwalter.meta.node import JobSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -195,6 +196,12 @@ class CatalogReader:
             return None
         left = max(job.rows_total - job.rows_consumed, 0)
         return left, self._barrier.backfill_speed(job)
+
+    def pending_layout(self, job_id: int) -> list[Drift]:
+        """The job's fragments whose running actors are not what the next reschedule would
+        render from the catalog on today's workers: a DEFERRED change, or a worker change that
+        automatic parallelism control did not apply (``rwalter.meta.drift``)."""
+        return drift(self._catalog, [job_id])
 
     def ddl_progress(self, job_id: int) -> str | None:
         """The job's ``rw_ddl_progress.progress`` text (``GetDdlProgress``), if it has one."""

@@ -78,6 +78,30 @@ class Table:
             for name, fn in self._index_fns.items():
                 self.indexes[name].setdefault(fn(row), {})[key] = None
 
+    def fill(self, rows: Iterable[Row]) -> None:
+        """Put rows into a store being filled whole (a snapshot): each sealed and dirty (DuckDB
+        holds none of them), with no undo entries; the same as :meth:`set` per row, in bulk."""
+        self.version += 1
+        mine, dirty, indexes = self.rows, self.dirty, self.indexes
+        fns = [(indexes[name], fn) for name, fn in self._index_fns.items()]
+        single = self.spec.key[0] if len(self.spec.key) == 1 else None
+        for row in rows:
+            d = row.__dict__
+            d["_sealed"] = True
+            key = d[single] if single is not None else self.spec.key_of(row)
+            if key in mine:
+                self.set(key, row)
+            else:
+                mine[key] = row
+                for index, fn in fns:
+                    value = fn(row)
+                    bucket = index.get(value)
+                    if bucket is None:
+                        index[value] = {key: None}
+                    else:
+                        bucket[key] = None
+            dirty[key] = False
+
     def clear(self) -> None:
         self.version += 1
         self.rows.clear()

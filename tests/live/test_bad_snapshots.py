@@ -12,6 +12,7 @@ from rwalter.live.snapshot import SnapshotError
 from tests.live import fixtures
 
 ACTORS_HEADER = "actor_id,fragment_id,worker_id,state\n"
+VNODES_HEADER = "fragment_id,vnodes\n"
 
 CASES = {
     "missing required file": (
@@ -60,6 +61,32 @@ CASES = {
         "rw_fragments.csv:2: fragment 1 belongs to job 4242, not in rw_streaming_jobs.csv",
     ),
     "no manifest": ({"manifest.json": None}, "manifest.json: missing (every snapshot has it)"),
+    # The loader reads actors and vnodes in bulk and re-reads row by row at the first fault:
+    # the message is the same as the row-by-row reading's.
+    "an actor id that is not a number": (
+        {"rw_actors.csv": ACTORS_HEADER + "1,1,4,RUNNING\nx,1,4,RUNNING\n"},
+        "rw_actors.csv:3: expected an integer, found 'x'",
+    ),
+    "an actor id out of range": (
+        {"rw_actors.csv": ACTORS_HEADER + "4294967296,1,4,RUNNING\n"},
+        "rw_actors.csv:2: 4294967296 is out of range for a 32-bit integer",
+    ),
+    "vnodes that are not integers": (
+        {"rw_fragment_vnodes.csv": VNODES_HEADER + '3,"{""9"": [0, true], ""10"": [1]}"\n'},
+        "rw_fragment_vnodes.csv:2: the vnodes of actor 9 are not a list of integers",
+    ),
+    "vnodes of another fragment's actor": (
+        {"rw_fragment_vnodes.csv": VNODES_HEADER + '3,"{""1"": [0]}"\n'},
+        "rw_fragment_vnodes.csv:2: actor 1 is not an actor of fragment 3 in rw_actors.csv",
+    ),
+    "an actor key that is not a number": (
+        {"rw_fragment_vnodes.csv": VNODES_HEADER + '3,"{""x"": [0]}"\n'},
+        "rw_fragment_vnodes.csv:2: actor id 'x' is not a number",
+    ),
+    "the first fault of a fragment's vnodes": (
+        {"rw_fragment_vnodes.csv": VNODES_HEADER + '3,"{""9"": [0, ""a""], ""77"": [1]}"\n'},
+        "rw_fragment_vnodes.csv:2: the vnodes of actor 9 are not a list of integers",
+    ),
 }
 
 

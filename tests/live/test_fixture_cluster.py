@@ -224,5 +224,6 @@ def test_describe_marks_what_was_rederived(loaded):
     assert result.error is None
     job_text = result.sections[0].text
     assert "  re-derived      dispatchers of fragment 1 (not in the snapshot)\n" in job_text
-    (result,) = list(session.run_text("\\d revenue"))
+    # ops is not on the search path: as in psql, only its qualified name finds it
+    (result,) = list(session.run_text("\\d ops.revenue"))
     assert "re-derived" not in result.sections[0].text.split("dispatchers of fragment 3")[-1]
