@@ -173,6 +173,10 @@ def _regexp_match(args: list[exp.Expression]) -> exp.Expression | None:
     return exp.Case(ifs=[exp.If(this=matches, true=exp.Array(expressions=items))])
 
 
+# Table functions that read another database (``postgres_query``, ``mysql_query``:
+# src/frontend/src/binder/expr/function/mod.rs:388-420); rwalter contacts none.
+EXTERNAL_QUERIES = frozenset(("postgres_query", "mysql_query"))
+
 # name -> the argument counts RisingWave's signatures accept.
 ARITIES: dict[str, tuple[int, ...]] = {
     "rw_cluster_id": (0,),
@@ -200,6 +204,7 @@ def bind_sys_function(session, name: str, args: list[exp.Expression]) -> exp.Exp
 
 __all__ = [
     "ARITIES",
+    "EXTERNAL_QUERIES",
     "bind_regclass",
     "bind_sys_function",
     "constant_text",
