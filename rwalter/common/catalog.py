@@ -19,6 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+# The schemas every database has (``src/meta/src/controller/catalog/create_op.rs:105-120``),
+# and those of them ``is_system_schema`` names (``src/common/src/catalog/mod.rs``).
+DATABASE_SCHEMAS = ("public", "pg_catalog", "information_schema", "rw_catalog")
+SYSTEM_SCHEMAS = DATABASE_SCHEMAS[1:]
+
 
 class ObjectKind(StrEnum):
     """A relation's kind, in the order psql's ``\\d`` lists kinds."""

@@ -233,32 +233,33 @@ class Command:
     run: Callable[..., Result]
     section: str = "Simulator commands"
     sql_names: bool = False  # arguments are SQL names: double quotes are kept
+    plus: bool = False  # takes psql's ``+`` (``\\d+``): more detail
 
 
 def _describe(usage: str, text: str) -> Command:
     """A ``\\d`` family command (``rwalter.frontend.describe``), listed under psql's heading."""
-    name = usage.split()[0][1:]
+    name = usage.split()[0][1:].removesuffix("[+]")
 
-    def run(session, args: list[str]) -> Result:
+    def run(session, args: list[str], verbose: bool = False) -> Result:
         from rwalter.frontend.describe import describe_command
 
-        return describe_command(session, name, args)
+        return describe_command(session, name, args, verbose=verbose)
 
-    return Command(usage, text, run, "Informational", sql_names=True)
+    return Command(usage, text, run, "Informational", sql_names=True, plus=True)
 
 
 COMMANDS: dict[str, Command] = {
     "d": _describe(
-        "\\d [NAME]",
-        "list relations, or describe one with its job: status, parallelism, fragments, actors",
+        "\\d[+] [PATTERN]",
+        "list relations, or describe the matching ones and their jobs (+: what is pending)",
     ),
-    "dt": _describe("\\dt [NAME]", "list tables"),
-    "dm": _describe("\\dm [NAME]", "list materialized views"),
-    "dv": _describe("\\dv [NAME]", "list views"),
-    "di": _describe("\\di [NAME]", "list indexes"),
-    "dsink": _describe("\\dsink [NAME]", "list sinks"),
-    "dsource": _describe("\\dsource [NAME]", "list sources"),
-    "ds": _describe("\\ds [NAME]", "list sequences (psql's; RisingWave has none)"),
+    "dt": _describe("\\dt[+] [PATTERN]", "list tables"),
+    "dm": _describe("\\dm[+] [PATTERN]", "list materialized views"),
+    "dv": _describe("\\dv[+] [PATTERN]", "list views"),
+    "di": _describe("\\di[+] [PATTERN]", "list indexes"),
+    "dsink": _describe("\\dsink[+] [PATTERN]", "list sinks"),
+    "dsource": _describe("\\dsource[+] [PATTERN]", "list sources"),
+    "ds": _describe("\\ds[+] [PATTERN]", "list sequences (psql's; RisingWave has none)"),
     "sleep": Command(
         "\\sleep DURATION", "move the simulated clock (5, 5s, 250ms, 2min)", cmd_sleep
     ),
@@ -289,6 +290,9 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+_SQL_WORD = re.compile(r'(?:"(?:[^"]|"")*"?|[^\s"])+')
+
+
 def parse_backslash(line: str, keep_quotes: bool = False) -> tuple[str, list[str]]:
     """``\\name args...`` -> ``(name, args)``, with shell-like quoting as psql does.
 
@@ -296,10 +300,13 @@ def parse_backslash(line: str, keep_quotes: bool = False) -> tuple[str, list[str
     name (``\\d "MyTable"`` is case-sensitive, ``\\d MyTable`` is not, as in psql).
     """
     text = line.strip()[1:]
-    try:
-        words = shlex.split(text, posix=not keep_quotes)
-    except ValueError:
-        words = text.split()
+    if keep_quotes:  # psql keeps a word whole across its quoted parts: "My"*
+        words = _SQL_WORD.findall(text)
+    else:
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            words = text.split()
     return (words[0], words[1:]) if words else ("", [])
 
 
@@ -307,8 +314,9 @@ def run_backslash(session, line: str) -> Result:
     name, _ = parse_backslash(line)
     if not name:
         raise _error("empty backslash command; \\? lists them")
-    command = COMMANDS.get(name)
+    verbose = name.endswith("+") and name[:-1] in COMMANDS and COMMANDS[name[:-1]].plus
+    command = COMMANDS.get(name[:-1] if verbose else name)
     if command is None:
         raise _error(f"invalid command \\{name}. Try \\? for help.")
     _, args = parse_backslash(line, keep_quotes=command.sql_names)
-    return command.run(session, args)
+    return command.run(session, args, verbose=True) if verbose else command.run(session, args)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from rwalter.common.catalog import DATABASE_SCHEMAS
 from rwalter.errors import RwError, catalog_error, invalid_input
 from rwalter.meta.client import Relation
 from rwalter.sql.dialect import real_value, to_sql
@@ -31,15 +32,13 @@ _BAD_DROP = {
 }
 
 
-# The schemas every database has (``create_op.rs:105-120``); rwalter holds relations in public.
-SYSTEM_SCHEMAS = ("public", "pg_catalog", "information_schema", "rw_catalog")
 CURRENT_DATABASE = "dev"
 DATABASE_ID = 1
 
 
 def schema_names(session) -> tuple[str, ...]:
     """The schemas of the current database: its four own and those CREATE SCHEMA made."""
-    return SYSTEM_SCHEMAS + tuple(n for _, n in session.client.catalog.user_schemas(DATABASE_ID))
+    return DATABASE_SCHEMAS + tuple(n for _, n in session.client.catalog.user_schemas(DATABASE_ID))
 
 
 def resolve_schema_qualified_name(table: exp.Expression) -> tuple[str | None, str]:

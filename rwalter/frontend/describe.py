@@ -11,9 +11,13 @@ query, so the answer never disagrees with ``SELECT``.
 
 from __future__ import annotations
 
+import re
+
 from rwalter.common.catalog import KINDS as OBJECT_KINDS
-from rwalter.common.catalog import ObjectKind
+from rwalter.common.catalog import JobStatus, ObjectKind
+from rwalter.common.parallelism import ParallelismPolicy
 from rwalter.errors import SIMULATOR, RwError
+from rwalter.frontend.catalog_reader import schema_path
 from rwalter.frontend.query import run_duck
 from rwalter.result import Result
 
@@ -37,60 +41,138 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def describe_command(session, name: str, args: list[str]) -> Result:
-    """``\\d``, ``\\dt``, ...: a list of relations, or one relation described."""
+def name_pattern(pattern: str) -> tuple[str | None, str]:
+    """psql's ``processSQLNamePattern`` (``src/fe_utils/string_utils.c``): a pattern becomes
+    (schema regex or None, name regex). Outside double quotes letters fold to lower case, ``*``
+    is any text, ``?`` one character and ``.`` separates the schema; inside them every character
+    is itself. Other regular-expression characters pass through, as in psql, and ``$`` is
+    always literal."""
+    parts: list[list[str]] = [[]]
+    in_quotes = False
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == '"':
+            if in_quotes and pattern[i + 1 : i + 2] == '"':  # "" inside quotes: one quote
+                parts[-1].append('"')
+                i += 1
+            else:
+                in_quotes = not in_quotes
+        elif in_quotes:
+            parts[-1].append(re.escape(ch))
+        elif ch == "*":
+            parts[-1].append(".*")
+        elif ch == "?":
+            parts[-1].append(".")
+        elif ch == ".":
+            parts.append([])
+        elif ch == "$":
+            parts[-1].append("\\$")
+        else:
+            parts[-1].append(ch.lower())
+        i += 1
+    regexes = ["".join(p) for p in parts]
+    if len(regexes) == 1:
+        return None, regexes[0]
+    return regexes[-2], regexes[-1]  # db.schema.name: psql checks the database apart
+
+
+def _matches(regex: str, text: str) -> bool:
+    try:
+        return re.fullmatch(regex, text) is not None
+    except re.error:
+        return False
+
+
+def describe_command(session, name: str, args: list[str], *, verbose: bool = False) -> Result:
+    """``\\d``, ``\\dt``, ...: a list of relations, or (``\\d PATTERN``) each matching one
+    described. As in psql, ``\\dt PATTERN`` lists the matching tables."""
     kinds = KINDS[name]
-    if not args:
-        return list_relations(session, kinds)
     if len(args) > 1:
-        raise RwError([f"usage: \\{name} [NAME]"], SIMULATOR)
-    return describe(session, args[0], kinds)
+        raise RwError([f"usage: \\{name} [PATTERN]"], SIMULATOR)
+    pattern = args[0] if args else None
+    if name == "d" and pattern is not None:
+        found = _relations(session, kinds, pattern)
+        if not found:
+            raise RwError([f'Did not find any relation named "{pattern}".'], SIMULATOR)
+        described = [describe(session, row, verbose=verbose) for row in found]
+        first = described[0]
+        for more in described[1:]:
+            first.sections = [*first.sections, *_as_sections(more)]
+        return first
+    return list_relations(session, kinds, pattern)
 
 
-def list_relations(session, kinds: tuple[str, ...]) -> Result:
-    """psql's "List of relations", with each streaming job's status and parallelism."""
+def _as_sections(result: Result) -> list[Result]:
+    """A described relation as sections of the first one's Result (psql prints them in turn)."""
+    head = Result(columns=result.columns, rows=result.rows, text=result.text)
+    return [head, *result.sections]
+
+
+_RELATIONS = (
+    'SELECT s.name AS "Schema", r.name AS "Name", r.relation_type AS "Type", '
+    "coalesce(j.status, '') AS \"Status\", coalesce(j.parallelism, '') AS \"Parallelism\", r.id "
+    "FROM rw_catalog.rw_relations r JOIN rw_catalog.rw_schemas s ON s.id = r.schema_id "
+    "LEFT JOIN rw_catalog.rw_streaming_jobs j ON j.id = r.id "
+)
+
+
+def _relations(session, kinds: tuple[str, ...], pattern: str | None) -> list[tuple]:
+    """The relations of ``kinds`` matching ``pattern``, by schema and name. Without a schema in
+    the pattern, only those of the search path's schemas, as psql shows only visible ones."""
     if not kinds:
-        return Result(text="Did not find any relations.\n")
-    result = run_duck(
+        return []
+    rows = run_duck(
         session,
-        'SELECT \'public\' AS "Schema", r.name AS "Name", r.relation_type AS "Type", '
-        "coalesce(j.status, '') AS \"Status\", coalesce(j.parallelism, '') AS \"Parallelism\" "
-        "FROM rw_catalog.rw_relations r LEFT JOIN rw_catalog.rw_streaming_jobs j ON j.id = r.id "
-        f"WHERE r.relation_type IN ({', '.join(map(_literal, kinds))}) ORDER BY r.name",
-    )
-    if not result.rows:
+        _RELATIONS + f"WHERE r.relation_type IN ({', '.join(map(_literal, kinds))}) ORDER BY 1, 2",
+    ).rows
+    schema_regex, name_regex = name_pattern(pattern) if pattern is not None else (None, ".*")
+    visible = schema_path(session, None)
+    return [
+        row
+        for row in rows
+        if _matches(name_regex, row[1])
+        and (row[0] in visible if schema_regex is None else _matches(schema_regex, row[0]))
+    ]
+
+
+def list_relations(session, kinds: tuple[str, ...], pattern: str | None = None) -> Result:
+    """psql's "List of relations", with each streaming job's status and parallelism."""
+    rows = _relations(session, kinds, pattern)
+    if not rows:
+        if pattern is not None:
+            raise RwError([f'Did not find any relation named "{pattern}".'], SIMULATOR)
         return Result(text="Did not find any relations.\n")
-    result.tag, result.text = None, "List of relations"
-    return result
+    columns = ["Schema", "Name", "Type", "Status", "Parallelism"]
+    return Result(columns=columns, rows=[list(r[:5]) for r in rows], text="List of relations")
 
 
-def describe(session, name: str, kinds: tuple[str, ...]) -> Result:
+def describe(session, row: tuple, *, verbose: bool = False) -> Result:
     """``\\d NAME``: the columns, then the streaming job (status, parallelism, backfill) and a
-    table of its fragments with their actors per worker."""
-    written = name[len("public.") :] if name.lower().startswith("public.") else name
-    bare = written[1:-1] if written.startswith('"') and written.endswith('"') else written.lower()
+    table of its fragments with their actors per worker; ``\\d+ NAME`` adds what is pending."""
+    schema, name, kind, _, _, rel_id = row
     head = run_duck(
         session,
-        "SELECT r.id, r.relation_type, j.status, j.parallelism, j.max_parallelism, "
-        "j.resource_group FROM rw_catalog.rw_relations r "
-        "LEFT JOIN rw_catalog.rw_streaming_jobs j ON j.id = r.id "
-        f"WHERE r.name = {_literal(bare)}",
+        "SELECT status, parallelism, max_parallelism, resource_group "
+        f"FROM rw_catalog.rw_streaming_jobs WHERE id = {int(rel_id)}",
     ).rows
-    if not head or head[0][1] not in kinds:
-        raise RwError([f'Did not find any relation named "{name}".'], SIMULATOR)
-    rel_id, kind, status, parallelism, max_par, group = head[0]
     result = run_duck(
         session,
         'SELECT column_name AS "Column", lower(data_type) AS "Type" '
         "FROM information_schema.columns "
-        f"WHERE table_schema = 'main' AND table_name = {_literal(bare)} ORDER BY ordinal_position",
+        f"WHERE table_schema = 'main' AND table_name = {_literal(name)} ORDER BY ordinal_position",
     )
-    title = f'{OBJECT_KINDS[ObjectKind(kind)].title} "public.{bare}"'
+    title = f'{OBJECT_KINDS[ObjectKind(kind)].title} "{schema}.{name}"'
     if not result.rows or kind in ("index", "sink"):  # no columns of their own: the title alone
         result = Result(text=title + "\n")
     result.tag, result.text = None, title
-    if status is not None:
+    if head:
+        status, parallelism, max_par, group = head[0]
         result.sections = _job_sections(session, int(rel_id), status, parallelism, max_par, group)
+        if verbose:
+            result.sections[0].text += "".join(
+                line + "\n" for line in _pending_lines(session, int(rel_id))
+            )
     return result
 
 
@@ -134,6 +216,33 @@ def _job_sections(
         fragments.tag = None
         sections.append(fragments)
     return sections
+
+
+def _pending_lines(session, job_id: int) -> list[str]:
+    """``\\d+``: the job's own parallelism where a backfill override hides it, and the fragments
+    whose running actors are not what the catalog asks for on today's workers (rwalter's
+    comparison; RisingWave shows neither)."""
+    job = session.client.catalog.job(job_id)
+    lines = []
+    if job is not None and job.backfill_set and job.status != JobStatus.CREATED:
+        own = ParallelismPolicy(job.fixed_parallelism, job.strategy).display()
+        lines.append(
+            f"  own parallelism {own}  (the backfill parallelism stands in for it until the "
+            "backfill finishes; rw_streaming_jobs shows the backfill's)"
+        )
+    pending = session.client.catalog.pending_layout(job_id)
+    if not pending:
+        lines.append(
+            "  pending         none: the running actors are what the catalog asks for on "
+            "today's workers"
+        )
+        return lines
+    lines += [f"  pending         fragment {d.fragment_id}: {d.change()}" for d in pending]
+    lines.append(
+        "                  (a DEFERRED change, or a worker change not applied yet: automatic "
+        "parallelism control or a recovery applies it)"
+    )
+    return lines
 
 
 def _estimate_lines(session, job_id: int) -> list[str]:

@@ -17,6 +17,7 @@ from sqlglot import exp
 
 from rwalter.errors import (
     PARSE_ERROR,
+    SIMULATOR,
     UNSUPPORTED_STATEMENT,
     MetaError,
     RwError,
@@ -24,6 +25,7 @@ from rwalter.errors import (
     not_implemented,
 )
 from rwalter.frontend.dry_run import explain_result, invalid_explain
+from rwalter.frontend.name_hints import add_name_hints
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import SqlParseError, TooDeep, parse_statement
@@ -150,7 +152,7 @@ def run_statement(session, text: str) -> Result:
     """Parse, bind and run one SQL statement."""
     try:
         node = parse(text)
-        _bound(node.this if isinstance(node, ast.ExplainAlter) else node)
+        _bound(node.this if isinstance(node, ast.ExplainDryRun) else node)
     except RwError as err:
         if _EXPLAIN_ALTER.match(text):  # still a dry run's record: it says it would fail
             return invalid_explain(Result(error=err))
@@ -162,7 +164,7 @@ def run_node(session, node: exp.Expression) -> Result:
     """Bind and run one parsed statement (the wire's Execute runs what Parse parsed)."""
     from rwalter.frontend.transaction import check_write
 
-    if isinstance(node, ast.ExplainAlter):
+    if isinstance(node, ast.ExplainDryRun):
         return explain_alter(session, node.this, _bound(node.this))
     handler = _bound(node)
     check_write(session, node)
@@ -172,24 +174,59 @@ def run_node(session, node: exp.Expression) -> Result:
             return handler(session, node)
     except MetaError as err:
         raise from_meta(err, err.rpc or UNKNOWN_RPC) from None
+    except RwError as err:
+        raise add_name_hints(session, err) from None
 
 
 def explain_alter(session, inner: exp.Expression, handler: Handler) -> Result:
     """rwalter's dry run: every check and the plan of the ALTER, then everything rolled back."""
+    result = _dry_run(session, lambda: handler(session, inner))
+    return explain_result(result, deferred=bool(inner.args.get("deferred")))
+
+
+def _dry_run(session, run: Callable[[], Result]) -> Result:
+    """``run`` in the meta client's dry-run transaction; its failure comes back in the Result."""
     session.catch_up()
     with session.client.transaction(dry_run=True):
         try:
-            result = handler(session, inner)
+            return run()
         except MetaError as err:
-            result = Result(error=from_meta(err, err.rpc or UNKNOWN_RPC))
+            return Result(error=from_meta(err, err.rpc or UNKNOWN_RPC))
         except RwError as err:
-            result = Result(error=err)
-    return explain_result(result, deferred=bool(inner.args.get("deferred")))
+            return Result(error=add_name_hints(session, err))
+
+
+# Backslash commands whose dry run is meaningful: the cluster events, after which the meta node
+# recovers or automatic parallelism control reschedules.
+DRY_RUN_COMMANDS = ("worker",)
+_EXPLAIN_META = re.compile(r"\s*EXPLAIN\s+(?=\\)", re.IGNORECASE)
+
+
+def explain_event(session, line: str) -> Result:
+    """``EXPLAIN \\worker kill 2``: what recovery or automatic parallelism control would do after
+    the event, in the dry-run transaction (nothing happens to the cluster)."""
+    from rwalter.frontend.backslash import parse_backslash, run_backslash
+
+    name = parse_backslash(line)[0]
+    if name not in DRY_RUN_COMMANDS:
+        refusal = RwError(
+            [
+                f"EXPLAIN \\{name}: only cluster events have a dry run "
+                "(EXPLAIN \\worker add|kill|restart|set ..., EXPLAIN RECOVER, EXPLAIN ALTER ...)"
+            ],
+            SIMULATOR,
+        )
+        return invalid_explain(Result(error=refusal))
+    result = _dry_run(session, lambda: run_backslash(session, line))
+    return explain_result(result, event=result.text)
 
 
 def run_meta_command(session, line: str) -> Result:
     from rwalter.frontend.backslash import run_backslash
 
+    explain = _EXPLAIN_META.match(line)
+    if explain:
+        return explain_event(session, line[explain.end() :])
     session.catch_up()
     with session.client.transaction():
         return run_backslash(session, line)

@@ -88,22 +88,26 @@ def outcome_of(result: Result, *, deferred: bool = False) -> DryRunOutcome:
     return DryRunOutcome.INVALID
 
 
-def explain_result(result: Result, *, deferred: bool = False) -> Result:
+def explain_result(result: Result, *, deferred: bool = False, event: str | None = None) -> Result:
     """The EXPLAIN's own Result for the inner ALTER's ``result``: same error, same notices, the
-    plan labelled "would apply", and one rwalter line saying what would happen."""
+    plan labelled "would apply", and one rwalter line saying what would happen. ``event`` is
+    what a cluster event's command said (``EXPLAIN \\worker kill 2``): it is told as what would
+    happen, and nothing did."""
     outcome = outcome_of(result, deferred=deferred)
     plan = None
     if result.plan is not None:
         plan = {**result.plan, "outcome": DryRunOutcome.WOULD_APPLY.value}
     out = Result(
-        tag="EXPLAIN",
+        tag=None if event is not None else "EXPLAIN",  # a backslash line has no command tag
         plan=plan,
         notices=list(result.notices),
         error=result.error,
         dry_run=True,
         outcome=outcome.value,
     )
-    if plan is None:
+    if event is not None and result.error is None:
+        out.text = f"-- dry run, nothing was changed: {event.rstrip()}\n"
+    elif plan is None:
         says = _SAYS[outcome]
         if outcome is DryRunOutcome.WOULD_APPLY:
             says += "; no actor would change (metadata only, or the layout is already the target)"

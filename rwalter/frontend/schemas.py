@@ -23,6 +23,7 @@ of the same name, and ``public`` (implied, like RisingWave's default schemas) is
 
 from __future__ import annotations
 
+from rwalter.common.catalog import SYSTEM_SCHEMAS
 from rwalter.errors import (
     CATALOG_EXISTS,
     PERMISSION_DENIED,
@@ -38,7 +39,6 @@ from rwalter.sql import ast
 from rwalter.sql.dialect import real_value
 
 RESERVED_PG_SCHEMA_PREFIX = "pg_"  # src/common/src/catalog/mod.rs
-SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "rw_catalog")  # is_system_schema
 
 
 def _schema_name(table) -> str:

@@ -24,12 +24,22 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rwalter.common.catalog import DATABASE_SCHEMAS
 from rwalter.common.pg_types import data_type_of
 from rwalter.live import pgtext
 from rwalter.live.graph import GraphRows
 from rwalter.live.rows import at_row, fault, rows_of
 from rwalter.live.snapshot import Snapshot, SnapshotError, Table
-from rwalter.meta.catalog import DEFAULT_DATABASE_ID, Actor, Edge, Fragment, Job, Relation, Worker
+from rwalter.meta.catalog import (
+    DEFAULT_DATABASE_ID,
+    Actor,
+    Edge,
+    Fragment,
+    Job,
+    Relation,
+    Schema,
+    Worker,
+)
 
 if TYPE_CHECKING:
     from rwalter.meta.node import MetaNode
@@ -51,6 +61,7 @@ JOB_KIND_TABLES = {  # where a kind's create type and details are
 }
 RATE_LIMITED_BACKFILL_NODES = ("STREAM_SCAN", "SOURCE_BACKFILL")
 CONNECTOR_KINDS = ("table", "source", "sink")
+KEYED_KINDS = ("table", "materialized view")  # rw_columns flags their key columns
 
 
 @dataclass
@@ -72,6 +83,7 @@ class State:
 
     workers: list[Worker]
     databases: list[tuple[int, str, str]]
+    schemas: list[Schema]
     relations: list[Relation]
     jobs: list[Job]
     fragments: list[Fragment]
@@ -132,6 +144,19 @@ class Loader(GraphRows):
         return out
 
     # -- relations -------------------------------------------------------------------------
+    def schemas(self, db_ids: dict[str, int]) -> list[Schema]:
+        """Each database's schemas beside its own four (``public`` and the system ones are
+        implied by every database, ``rw_catalog/rw_schemas.rs``)."""
+        out = []
+        for db_name, tables in self.snap.databases.items():
+            if db_name not in db_ids:
+                continue  # relations() names the missing database
+            for schema_id, r in self._by_id(tables["rw_schemas"]).items():
+                if r["name"] not in DATABASE_SCHEMAS:
+                    owner = pgtext.to_int(r.get("owner"), 1)
+                    out.append(Schema(schema_id, db_ids[db_name], r["name"] or "", owner))
+        return out
+
     def relations(self, db_ids: dict[str, int]) -> list[Relation]:
         out: list[Relation] = []
         for db_name, tables in self.snap.databases.items():
@@ -149,6 +174,7 @@ class Loader(GraphRows):
         return out
 
     def _relations_of(self, db_id: int, tables: dict[str, Table]) -> list[Relation]:
+        """The relations of one database (a table's and an MV's keys from rw_columns' flags)."""
         schemas = {k: r["name"] for k, r in self._by_id(tables["rw_schemas"]).items()}
         details = {kind: self._by_id(tables.get(name)) for kind, name in JOB_KIND_TABLES.items()}
         # A table with a connector is listed in rw_sources too, as its associated source.
@@ -159,13 +185,20 @@ class Loader(GraphRows):
         }
         hidden = {sid for sid, _ in table_sources.values()}
         columns: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
+        # A table's or MV's primary key (its stream key) and distribution key columns.
+        keys: dict[int, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
         col_t = tables.get("rw_columns")
         for i, r in rows_of(col_t):
             with at_row(col_t, i):  # type: ignore[arg-type]
                 if not pgtext.to_bool(r["is_hidden"]):
-                    columns[pgtext.to_int(r["relation_id"])].append(
+                    rel_id = pgtext.to_int(r["relation_id"])
+                    columns[rel_id].append(
                         (pgtext.to_int(r["position"]), r["name"], r["data_type"])
                     )
+                    if pgtext.to_bool(r.get("is_primary_key")):
+                        keys[rel_id][0].append(r["name"])
+                    if pgtext.to_bool(r.get("is_distribution_key")):
+                        keys[rel_id][1].append(r["name"])
         depends: dict[int, set[int]] = defaultdict(set)
         dep_t = tables.get("rw_depend")
         for i, r in rows_of(dep_t):
@@ -198,8 +231,8 @@ class Loader(GraphRows):
                     definition=r["definition"] or "",
                     columns=[c[1] for c in cols],
                     column_types=[c[2] for c in cols],
-                    dist_key=[],
-                    stream_key=[],
+                    dist_key=list(keys[rel_id][1]) if kind in KEYED_KINDS else [],
+                    stream_key=list(keys[rel_id][0]) if kind in KEYED_KINDS else [],
                     append_only=pgtext.to_bool(d.get("append_only") or src.get("append_only")),
                     connector=(src.get("connector") or None) if kind in CONNECTOR_KINDS else None,
                     is_shared=pgtext.to_bool(src.get("is_shared")),
@@ -316,6 +349,7 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
     db_ids = {name: db_id for db_id, name, _ in databases}
     db_groups = {db_id: group for db_id, _, group in databases}
     relations = ld.relations(db_ids)
+    schemas = ld.schemas(db_ids)
     rel_by_id = {r.id: r for r in relations}
     jobs = ld.jobs(rel_by_id, db_groups)
     fragments, edges = ld.fragments(jobs)
@@ -327,6 +361,7 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
     }
     actors = ld.actors(frag_by_id, {w.id: w for w in workers}, groups)
     ids = [r.id for r in relations] + list(jobs) + [d[0] for d in databases]
+    ids += [s.id for s in schemas]
     ids += [s for f in fragments for s in f.state_table_ids]
     info = {
         "next_object_id": str(max(ids, default=5) + 1),
@@ -350,6 +385,7 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
     state = State(
         workers,
         databases,
+        schemas,
         relations,
         list(jobs.values()),
         fragments,
@@ -412,6 +448,7 @@ def restore(meta: MetaNode, state: State) -> None:
     c.drop_database(DEFAULT_DATABASE_ID)  # a new store's ``dev``; the snapshot brings its own
     for db_id, name, group in state.databases:
         c.insert_database(name, group, db_id)
+    c.load_rows("schemas", state.schemas)
     c.load_rows("workers", state.workers)
     c.load_rows("relations", state.relations)
     c.load_rows("streaming_jobs", state.jobs)

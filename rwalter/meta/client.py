@@ -26,9 +26,10 @@ import duckdb
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import MetaError, StatementCancelled, cancelled_error, is_interrupt
 from rwalter.meta import scale
-from rwalter.meta.catalog import Fragment, Job, Relation, Worker
+from rwalter.meta.catalog import CLUSTER_ID, Fragment, Job, Relation, Worker
 from rwalter.meta.catalog_views import BASE_EPOCH_MS, show_jobs_sql
 from rwalter.meta.ddl_controller import storage_name
+from rwalter.meta.drift import Drift, drift
 from rwalter.meta.node import JobSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,6 +130,14 @@ class CatalogReader:
         except KeyError:
             return None
 
+    def cluster_id(self) -> str:
+        """The cluster's id (``meta_client.cluster_id()``, ``src/frontend/src/meta_client.rs``);
+        a store written before it was kept has rwalter's fixed one."""
+        try:
+            return self._catalog.info("cluster_id")
+        except KeyError:
+            return CLUSTER_ID
+
     def live_info(self, name: str) -> str | None:
         """A fact the loader of a snapshot or live cluster recorded (``live.<name>``), if any."""
         try:
@@ -187,6 +196,12 @@ class CatalogReader:
             return None
         left = max(job.rows_total - job.rows_consumed, 0)
         return left, self._barrier.backfill_speed(job)
+
+    def pending_layout(self, job_id: int) -> list[Drift]:
+        """The job's fragments whose running actors are not what the next reschedule would
+        render from the catalog on today's workers: a DEFERRED change, or a worker change that
+        automatic parallelism control did not apply (``rwalter.meta.drift``)."""
+        return drift(self._catalog, [job_id])
 
     def ddl_progress(self, job_id: int) -> str | None:
         """The job's ``rw_ddl_progress.progress`` text (``GetDdlProgress``), if it has one."""

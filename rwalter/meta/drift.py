@@ -27,6 +27,10 @@ class Drift:
     moved_vnodes: int
 
     def text(self) -> str:
+        return f"fragment {self.fragment_id} (job {self.job_id}): " + self.change()
+
+    def change(self) -> str:
+        """What the next reschedule would change: ``12 actors now, 2 after a reschedule, ...``."""
         parts = []
         if self.live_actors != self.rendered_actors:
             parts.append(
@@ -34,7 +38,7 @@ class Drift:
             )
         if self.moved_vnodes:
             parts.append(f"{self.moved_vnodes} vnodes would change worker")
-        return f"fragment {self.fragment_id} (job {self.job_id}): " + ", ".join(parts)
+        return ", ".join(parts)
 
 
 def _owner(actors) -> dict[int, int]:
@@ -42,9 +46,11 @@ def _owner(actors) -> dict[int, int]:
     return {v: w for w, vnodes in actors for v in vnodes}
 
 
-def drift(catalog: MetaCatalog) -> list[Drift]:
-    """Every fragment whose live layout differs from RisingWave's rendering on today's workers."""
-    frag_ids = [f.fragment_id for j in catalog.jobs() for f in catalog.fragments_of_job(j.job_id)]
+def drift(catalog: MetaCatalog, job_ids: list[int] | None = None) -> list[Drift]:
+    """Every fragment whose live layout differs from RisingWave's rendering on today's workers
+    (of the jobs ``job_ids`` only, when given)."""
+    jobs = [j.job_id for j in catalog.jobs()] if job_ids is None else job_ids
+    frag_ids = [f.fragment_id for j in jobs for f in catalog.fragments_of_job(j)]
     renderer = scale.Renderer(catalog)
     out: list[Drift] = []
     for ens in scale.find_ensembles(catalog, frag_ids):

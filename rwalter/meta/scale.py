@@ -12,6 +12,7 @@ ignored) or rebuilds **every** fragment of every touched ensemble with brand-new
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -225,6 +226,20 @@ def vnode_ranges(vnodes: Sequence[int]) -> list[list[int]]:
     return out
 
 
+def _rederived(catalog: MetaCatalog) -> dict[int, list[str]]:
+    """fragment -> what of it a loaded snapshot lacked and rwalter re-derived (``rwalter.live``:
+    its vnodes, scan type, dispatchers); empty for a cluster rwalter built itself."""
+    try:
+        recorded = json.loads(catalog.info("live.rederived") or "{}")
+    except KeyError:
+        return {}
+    out: dict[int, list[str]] = {}
+    for what, fragment_ids in sorted(recorded.items()):
+        for fid in fragment_ids:
+            out.setdefault(int(fid), []).append(what)
+    return out
+
+
 def build_plan(
     catalog: MetaCatalog,
     rendering: Rendering,
@@ -234,6 +249,7 @@ def build_plan(
     """The reschedule plan (§6.1/§6.2) as the ``plan`` object of the jsonl contract."""
     frag_ids = sorted(new)
     edges = catalog.edges_touching(frag_ids)
+    rederived = _rederived(catalog)
     fragments: list[dict[str, Any]] = []
     moved = 0
     job_names: dict[int, str] = {}
@@ -297,6 +313,10 @@ def build_plan(
                 ],
             }
         )
+    for frag_entry in fragments:
+        whats = rederived.get(frag_entry["fragment_id"])
+        if whats:
+            frag_entry["rederived"] = whats
     return {
         "outcome": "applied",
         "jobs": sorted(job_names),

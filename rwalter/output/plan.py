@@ -54,6 +54,15 @@ def id_ranges(ids: Iterable[int]) -> str:
     return vnode_ranges(runs)
 
 
+def _rederived(frag: dict[str, Any]) -> list[Segment]:
+    """For a cluster loaded from a snapshot: what of the fragment's "before" rwalter re-derived,
+    so the vnodes said to move are RisingWave's placement, not the cluster's own record."""
+    whats = frag.get("rederived")
+    if not whats:
+        return []
+    return [(f"      re-derived: {', '.join(whats)} (not in the snapshot)\n", "yellow")]
+
+
 def _fragment(frag: dict[str, Any]) -> list[Segment]:
     flags = "{" + ",".join(frag.get("flags") or []) + "}"
     dist = frag.get("distribution", "HASH")
@@ -63,7 +72,7 @@ def _fragment(frag: dict[str, Any]) -> list[Segment]:
         f"  fragment {frag['fragment_id']}  job {frag['job_id']} {name}".rstrip()
         + f"  {flags}  {dist_text}  actors {frag['actors_before']} -> {frag['actors_after']}\n"
     )
-    segs: list[Segment] = [(head, "bold")]
+    segs: list[Segment] = [(head, "bold"), *_rederived(frag)]
     added = Counter(a["worker_id"] for a in frag.get("added_actors") or [])
     removed = Counter(a["worker_id"] for a in frag.get("removed_actors") or [])
     for w in frag.get("workers") or []:
@@ -162,7 +171,7 @@ def _fragment_summary(frag: dict[str, Any]) -> list[Segment]:
         f"    fragment {frag['fragment_id']}  {flags}  {dist_text}  "
         f"actors {frag['actors_before']} -> {frag['actors_after']}\n"
     )
-    segs: list[Segment] = [(head, "bold"), *_worker_summary(frag)]
+    segs: list[Segment] = [(head, "bold"), *_rederived(frag), *_worker_summary(frag)]
     ups = [u["upstream_fragment_id"] for u in frag.get("upstream_dispatcher_updates") or []]
     downs = [d["downstream_fragment_id"] for d in frag.get("downstream_merge_updates") or []]
     if ups:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rwalter.cli import Options
+    from rwalter.batch import Options
     from rwalter.environment import Environment
 
 __all__ = ["init_config", "main"]

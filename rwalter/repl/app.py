@@ -33,7 +33,7 @@ from rwalter.result import Result
 from rwalter.sql.split import Unit, split_script
 
 if TYPE_CHECKING:
-    from rwalter.cli import Options
+    from rwalter.batch import Options
 
 __all__ = ["Repl", "main"]
 

@@ -627,7 +627,7 @@ def _suggest_backslash(ctx: _Ctx, line: str) -> None:
         for name, help_text in command_help():
             ctx.add("\\" + name, "command", help_text)
         return
-    completer = BACKSLASH_ARGS.get(parts[0])
+    completer = BACKSLASH_ARGS.get(parts[0]) or BACKSLASH_ARGS.get(parts[0].removesuffix("+"))
     if completer is not None:
         completer(ctx, parts[1:])
 

@@ -104,17 +104,20 @@ class Server:
         return result
 
     def extra_notices(self, conn: Connection, result: Result) -> list[str]:
-        """What rwalter adds for a client that asked (``-c rwalter.plan=on``): the text of a
-        simulator command and the reschedule plan, as NOTICEs after RisingWave's own."""
+        """What rwalter adds, as NOTICEs after RisingWave's own: the text of a simulator command
+        and of a dry run (``EXPLAIN ALTER``, rwalter's own statement: its answer is the point),
+        with their plans, and the reschedule plan of any statement for a client that asked
+        (``-c rwalter.plan=on``; ``=full`` lists every actor and its vnodes)."""
         extra = []
-        if result.kind == "meta" and result.text:
+        own = result.kind == "meta" or result.dry_run
+        if own and result.text:
             extra.append(result.text.rstrip("\n"))
-        if result.plan is not None and (
-            result.kind == "meta" or conn.options.get("rwalter.plan", "").lower() in ("on", "true")
-        ):
+        asked = conn.options.get("rwalter.plan", "").lower()
+        if result.plan is not None and (own or asked in ("on", "true", "full")):
             from rwalter.output.plan import render_plan
 
-            extra.append(render_plan(result.plan).rstrip("\n"))
+            detail = "full" if asked == "full" else "summary"
+            extra.append(render_plan(result.plan, detail=detail).rstrip("\n"))
         return extra
 
     def close(self) -> None:

@@ -296,6 +296,8 @@ class Connection:
             self.send(wire.notice(text))
         if result.error is not None:
             err = result.error
+            if result.dry_run and result.text:  # what the failed dry run would leave behind
+                self.send(wire.notice(result.text.rstrip("\n")))
             head = HEADS[phase]
             self.send(wire.error_or_notice(b"E", "ERROR", err.sqlstate, err.report(head)))
             return False

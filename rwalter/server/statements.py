@@ -5,8 +5,9 @@ statement that does not parse fails the message and none of its statements run. 
 ``LINE n:`` block counts lines in the whole text, as RisingWave's does. What the wire cannot
 carry today is added here and only when asked for: with ``--allow-simulator-commands`` a
 statement ``RWALTER <command> [args]`` runs one of the simulator's commands (``RWALTER worker
-add 4``, ``RWALTER sleep 30s``: the REPL's ``\\worker``, ``\\sleep``, ``\\meta``, ``\\cluster``);
-without it, RisingWave's parser error stays the answer.
+add 4``, ``RWALTER sleep 30s``: the REPL's ``\\worker``, ``\\sleep``, ``\\meta``, ``\\cluster``;
+``EXPLAIN RWALTER worker kill 2`` is the event's dry run); without it, RisingWave's parser error
+stays the answer.
 """
 
 from __future__ import annotations
@@ -31,11 +32,17 @@ class Statement:
 
 
 def _simulator_command(unit: Unit, allowed: bool) -> str | None:
-    words = unit.text.split(None, 1)
+    """``RWALTER worker add 4`` -> ``\\worker add 4``; ``EXPLAIN RWALTER worker kill 2`` ->
+    ``EXPLAIN \\worker kill 2`` (the event's dry run)."""
+    text, explain = unit.text, ""
+    head = text.split(None, 1)
+    if len(head) == 2 and head[0].upper() == "EXPLAIN":
+        text, explain = head[1], "EXPLAIN "
+    words = text.split(None, 1)
     if not allowed or len(words) < 2 or words[0].upper() != SIMULATOR_WORD:
         return None
     name = words[1].split(None, 1)[0].lower()
-    return "\\" + words[1] if name in SIMULATOR_COMMANDS else None
+    return explain + "\\" + words[1] if name in SIMULATOR_COMMANDS else None
 
 
 def _relocate(err: RwError, unit: Unit, text: str) -> RwError:

@@ -67,6 +67,8 @@ skipped, as sqllogictest-rs does). ``#`` starts a comment line.
     or ``realtime``, and ``meta.NAME=VALUE`` meta-node settings (``true``/``false``, integers
     and other words as they are), e.g.
     ``# rwalter: cluster=3x2 clock=manual meta.disable_automatic_parallelism_control=true``.
+    ``snapshot=DIR`` starts from a cluster's snapshot (``rwalter snapshot export``; DIR relative
+    to the file) instead of a fresh cluster, so a gate can be tested on the cluster it guards.
     Several such lines merge. Where the header is silent, ``rwalter test``'s ``--cluster`` and
     ``--clock`` options apply, and then ``cluster=3x4 clock=manual``.
 

@@ -70,6 +70,7 @@ class Header:
     cluster: str = "3x4"
     clock: str = "manual"
     meta_config: dict[str, object] = field(default_factory=dict)
+    snapshot: str | None = None  # a cluster's snapshot to start from (relative to the file)
 
 
 class SltParseError(Exception):
@@ -325,13 +326,17 @@ def _parse_header(body: str, line: int, header: Header) -> None:
             if value not in ("manual", "realtime"):
                 raise SltParseError(line, f"clock must be manual or realtime, not {value!r}")
             header.clock = value
+        elif key == "snapshot":
+            header.snapshot = value
         elif key.startswith("meta.") and len(key) > 5:
             try:
                 header.meta_config[key[5:]] = parse_meta_setting(key[5:], value)
             except MetaSettingError as err:
                 raise SltParseError(line, str(err)) from None
         else:
-            raise SltParseError(line, f"unknown header key {key!r} (cluster, clock, meta.NAME)")
+            raise SltParseError(
+                line, f"unknown header key {key!r} (cluster, clock, snapshot, meta.NAME)"
+            )
 
 
 def parse_text(

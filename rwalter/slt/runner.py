@@ -97,8 +97,16 @@ def _sql_units(sql: str, first_line: int) -> list[Any]:
 
 
 def default_session_factory(header: Header) -> SessionLike:
+    """A fresh cluster as the header says, or the cluster of its ``snapshot`` (``rwalter.live``)."""
     from rwalter.session import Session
 
+    if header.snapshot is not None:
+        from rwalter.live.cluster import open_snapshot
+
+        meta, _ = open_snapshot(
+            header.snapshot, clock=header.clock, config=header.meta_config or None
+        )
+        return Session(meta=meta, owns_meta=True)
     return Session(
         cluster=header.cluster, clock=header.clock, meta_config=header.meta_config or None
     )
@@ -354,9 +362,17 @@ def run_text(
             report.fail(rec.where, f"bad header: {rec.argument}")
         report.bad_header = True
         return report
+    if header.snapshot is not None and not os.path.isabs(header.snapshot):
+        header.snapshot = os.path.join(os.path.dirname(file), header.snapshot)
+    from rwalter.live.snapshot import SnapshotError
+
     factory = session_factory or default_session_factory
     try:
         session = factory(header)
+    except SnapshotError as exc:  # the loader's own words: file, line, what is wrong
+        report.fail(f"{file}:1", f"cannot load the snapshot: {exc}")
+        report.bad_header = True
+        return report
     except Exception as exc:
         report.fail(f"{file}:1", f"cannot start the simulator: {type(exc).__name__}: {exc}")
         return report

@@ -224,8 +224,9 @@ class AlterSystemSet(RwStatement):
     arg_types = {"this": True, "expression": True, "quoted": False}
 
 
-class ExplainAlter(RwStatement):
-    """``EXPLAIN <alter statement>``: rwalter's dry run of an ALTER (RisingWave has none)."""
+class ExplainDryRun(RwStatement):
+    """``EXPLAIN <ALTER ...>`` or ``EXPLAIN RECOVER``: rwalter's dry run (RisingWave has none:
+    its EXPLAIN refuses both, ``src/frontend/src/handler/explain.rs:260``)."""
 
     arg_types = {"this": True}
 
@@ -388,7 +389,7 @@ STATEMENT_NODES = (
     ResetVariable,
     ShowVariable,
     AlterSystemSet,
-    ExplainAlter,
+    ExplainDryRun,
     CreateTable,
     CreateSource,
     CreateMaterializedView,

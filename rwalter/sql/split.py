@@ -16,6 +16,7 @@ A single hand-written pass is used instead of sqlglot's tokenizer because psql m
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -37,6 +38,11 @@ class Unit:
     col: int
     offset: int
     terminated: bool = False
+
+
+# rwalter's dry run of a cluster event: ``EXPLAIN \\worker kill 2`` is one backslash line too,
+# whose command runs and is rolled back (psql has no such line; RisingWave has no dry run).
+_EXPLAIN_META = re.compile(r"EXPLAIN[ \t]+\\", re.IGNORECASE)
 
 
 def _dollar_tag(text: str, i: int) -> str | None:
@@ -144,7 +150,7 @@ def split_script(text: str) -> list[Unit]:
             i += 1
             continue
         if start is None:
-            if ch == "\\":
+            if ch == "\\" or _EXPLAIN_META.match(text, i):
                 j = text.find("\n", i)
                 j = n if j < 0 else j
                 line, col = _line_col(text, i, line_starts)
@@ -178,7 +184,7 @@ def is_complete(buffer: str) -> bool:
     """True when the REPL should run ``buffer``: blank, a backslash command, or ending with
     a ``;`` that is outside strings and comments."""
     stripped = buffer.strip()
-    if not stripped or stripped.startswith("\\"):
+    if not stripped or stripped.startswith("\\") or _EXPLAIN_META.match(stripped):
         return True
     if scan_state(buffer):  # inside an open comment, string or dollar-quoted body
         return False

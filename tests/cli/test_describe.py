@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .conftest import invoke
 
 SETUP = (
@@ -100,7 +102,7 @@ def test_kind_filters_and_not_found() -> None:
     r = invoke(["-c", SETUP, "-c", "\\d MV"])
     assert r.code == 0 and 'Materialized view "public.mv"' in r.out
     r = invoke(["-c", "\\d a b"])
-    assert r.code == 1 and "usage: \\d [NAME]" in r.err
+    assert r.code == 1 and "usage: \\d [PATTERN]" in r.err
 
 
 def test_jsonl_carries_the_first_block() -> None:
@@ -119,10 +121,9 @@ def test_help_lines_up_like_psql() -> None:
     assert r.code == 0
     lines = r.out.splitlines()
     assert lines[0] == "Informational:"
-    assert lines[
-        1
-    ] == "  \\d [NAME]               list relations, or describe one with its job: " + (
-        "status, parallelism, fragments, actors"
+    assert lines[1] == (
+        "  \\d[+] [PATTERN]         list relations, or describe the matching ones and their "
+        "jobs (+: what is pending)"
     )
     i = lines.index("  \\worker add SLOTS [GROUP] | kill ID | restart ID | set ID SLOTS")
     assert (
@@ -160,3 +161,97 @@ def test_a_creating_job_gets_an_estimate_of_its_backfill_time() -> None:
         ["-c", setup, "-c", "ALTER MATERIALIZED VIEW m SET BACKFILL_RATE_LIMIT = 0", "-c", "\\d m"]
     ).out
     assert "  estimate        paused: backfill_rate_limit = 0 (100000 rows left)\n" in paused
+
+
+PATTERNS = """\
+CREATE TABLE t (v int);
+CREATE SCHEMA s;
+CREATE MATERIALIZED VIEW s.m3 AS SELECT * FROM t;
+CREATE MATERIALIZED VIEW m1 AS SELECT * FROM t;
+CREATE MATERIALIZED VIEW m22 AS SELECT * FROM t;
+"""
+
+
+@pytest.mark.parametrize(
+    ("command", "names"),
+    [
+        # psql's patterns (src/fe_utils/string_utils.c, processSQLNamePattern): * and ? are
+        # wildcards, letters fold outside quotes, a dot separates the schema, and without one
+        # only the search path's schemas are listed
+        ("\\dm", ["public.m1", "public.m22"]),
+        ("\\dm m*", ["public.m1", "public.m22"]),
+        ("\\dm m?", ["public.m1"]),
+        ("\\dm M?", ["public.m1"]),
+        ("\\dm s.*", ["s.m3"]),
+        ("\\dm *.m?", ["public.m1", "s.m3"]),
+        ("\\dt t*", ["public.t"]),
+    ],
+)
+def test_patterns_select_relations_as_psql(command: str, names: list[str]) -> None:
+    r = invoke(["--format", "jsonl", "-c", PATTERNS, "-c", command])
+    assert r.code == 0, r.err
+    record = json.loads(r.out.splitlines()[-1])
+    assert [f"{row[0]}.{row[1]}" for row in record["rows"]] == names
+
+
+def test_a_pattern_matching_nothing_says_so() -> None:
+    r = invoke(["-c", PATTERNS, "-c", '\\dm "M"*'])
+    assert r.code == 1 and 'Did not find any relation named ""M"*".' in r.err
+    # \\dt PATTERN lists tables, as psql's: a materialized view is not one
+    r = invoke(["-c", PATTERNS, "-c", "\\dt m1"])
+    assert r.code == 1 and 'Did not find any relation named "m1".' in r.err
+
+
+def test_d_pattern_describes_each_match_in_turn() -> None:
+    r = invoke(["-c", PATTERNS, "-c", "\\d m*"])
+    assert r.code == 0, r.err
+    titles = [line for line in r.out.splitlines() if line.startswith("Materialized view")]
+    assert titles == ['Materialized view "public.m1"', 'Materialized view "public.m22"']
+    r = invoke(["-c", PATTERNS, "-c", "\\d s.m3"])
+    assert 'Materialized view "s.m3"' in r.out
+
+
+def _job_block(out: str) -> list[str]:
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Streaming job"))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith(" Fragment"))
+    return lines[start:end]
+
+
+def test_d_plus_shows_a_deferred_change_not_applied_yet() -> None:
+    """``ALTER ... DEFERRED`` saves the value and changes no actor
+    (``src/meta/src/rpc/ddl_controller.rs:593-611``): \\d+ tells the two apart."""
+    r = invoke(["-c", PATTERNS, "-c", "\\d+ m1"])
+    assert _job_block(r.out)[-1] == (
+        "  pending         none: the running actors are what the catalog asks for on today's "
+        "workers"
+    )
+    deferred = ["-c", PATTERNS, "-c", "ALTER MATERIALIZED VIEW m1 SET PARALLELISM = 2 DEFERRED"]
+    r = invoke([*deferred, "-c", "\\d+ m1"])
+    assert r.code == 0, r.err
+    block = _job_block(r.out)
+    assert block[1] == "  parallelism     2  (max 256)"
+    assert block[-2].startswith(
+        "  pending         fragment 4: 12 actors now, 2 after a reschedule, "
+    )
+    assert block[-2].endswith(" vnodes would change worker")
+    # plain \\d does not compute it
+    r = invoke([*deferred, "-c", "\\d m1"])
+    assert not any("pending" in line for line in _job_block(r.out))
+
+
+def test_d_plus_shows_the_own_parallelism_under_a_backfill_override() -> None:
+    script = (
+        "CREATE TABLE t (v int); INSERT INTO t SELECT * FROM generate_series(1, 100);\n"
+        "SET background_ddl = true; SET backfill_rate_limit = 1;\n"
+        "SET streaming_parallelism_for_backfill = 2; SET streaming_parallelism = 3;\n"
+        "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t;\n"
+    )
+    r = invoke(["-c", script, "-c", "\\d+ mv"])
+    assert r.code == 0, r.err
+    block = _job_block(r.out)
+    assert block[1] == "  parallelism     2  (max 256)"
+    assert (
+        "  own parallelism 3  (the backfill parallelism stands in for it until the backfill "
+        in ("\n".join(block))
+    )

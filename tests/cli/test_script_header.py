@@ -38,3 +38,15 @@ def test_unknown_header_options_are_named(script) -> None:
     assert r.err == (
         f"rwalter: warning: {path}: header: --format is not read from a script header; ignored\n"
     )
+
+
+def test_a_bad_meta_setting_in_a_header_is_a_usage_error(tmp_path) -> None:
+    """As ``--meta`` on the command line (``rwalter.common.meta_config``): exit 2, one line."""
+    script = tmp_path / "s.sql"
+    script.write_text("-- rwalter: --meta bogus=1\nSELECT 1;\n")
+    r = invoke(["-f", str(script)])
+    assert r.code == 2
+    assert r.err == (
+        f"rwalter: error: {script}: header --meta: unknown meta setting 'bogus' (rwalter models: "
+        "disable_automatic_parallelism_control)\n"
+    )

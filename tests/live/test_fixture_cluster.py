@@ -224,5 +224,31 @@ def test_describe_marks_what_was_rederived(loaded):
     assert result.error is None
     job_text = result.sections[0].text
     assert "  re-derived      dispatchers of fragment 1 (not in the snapshot)\n" in job_text
-    (result,) = list(session.run_text("\\d revenue"))
+    # ops is not on the search path: as in psql, only its qualified name finds it
+    (result,) = list(session.run_text("\\d ops.revenue"))
     assert "re-derived" not in result.sections[0].text.split("dispatchers of fragment 3")[-1]
+
+
+def test_plans_mark_what_was_rederived(tmp_path):
+    """A cluster without rw_fragment_vnodes(): the vnodes of its fragments are RisingWave's
+    placement, not the cluster's record, and a plan that moves them says so."""
+    snap = fixtures.write(tmp_path / "snap", **{"rw_fragment_vnodes.csv": None})
+    (snap / "rw_fragment_vnodes.csv").unlink(missing_ok=True)
+    meta, _ = open_snapshot(snap)
+    with Session(meta=meta, owns_meta=True) as session:
+        # a creating snapshot backfill holds every online reschedule back; a recovery is not
+        result = session.execute("RECOVER")
+        assert result.error is None, result.error
+        hashed = [f for f in result.plan["fragments"] if f["distribution"] == "HASH"]
+        assert hashed and all("vnodes" in (f.get("rederived") or []) for f in hashed)
+        from rwalter.output.plan import render_plan_summary
+
+        text = render_plan_summary(result.plan)
+        assert "      re-derived: vnodes (not in the snapshot)\n" in text
+
+
+def test_a_full_snapshot_plan_has_no_marks(loaded):
+    session, _ = loaded
+    result = session.execute("RECOVER")
+    assert result.error is None, result.error
+    assert all("vnodes" not in (f.get("rederived") or []) for f in result.plan["fragments"])

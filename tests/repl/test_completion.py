@@ -173,6 +173,7 @@ def test_backslash_commands_and_arguments() -> None:
     assert texts("\\worker add 4 ") == ["default", "test"]
     assert texts("\\explain back") == ["backfill-unreschedulable"]
     assert texts("\\dm ") == ["mv", "mv_done"]
+    assert texts("\\dm+ ") == ["mv", "mv_done"]
     assert texts("\\pset format m") == ["markdown"]
     assert texts("\\x ") == ["auto", "on", "off"]
 

@@ -69,7 +69,7 @@ def test_one_help_lists_repl_and_simulator_commands(repl: Repl) -> None:
     assert {"d", "dsource", "sleep", "cluster", "worker", "meta", "explain", "?"} <= set(names)
     out, _ = run(repl, "\\?")
     assert "REPL commands:" in out and "Simulator commands:" in out and "\\worker add" in out
-    assert "Informational:\n  \\d [NAME]" in out
+    assert "Informational:\n  \\d[+] [PATTERN]" in out
 
 
 def test_repl_prints_what_batch_prints(repl: Repl) -> None:

@@ -278,3 +278,35 @@ def test_simulator_commands_when_allowed(sim_server):
             "SELECT count(*) FROM rw_catalog.rw_worker_nodes WHERE type = 'WORKER_TYPE_COMPUTE_NODE'"
         ).fetchone()
         assert rows == (4,)
+
+
+def test_a_dry_run_answers_without_being_asked(sim_server):
+    """EXPLAIN ALTER is rwalter's own statement: its plan, or what a failure would leave, comes
+    back as a NOTICE to any client; a cluster event's dry run too (``EXPLAIN RWALTER ...``)."""
+    conn, notices = connect(sim_server)
+    with conn:
+        conn.execute("CREATE TABLE t (v int)")
+        conn.execute("CREATE MATERIALIZED VIEW m AS SELECT * FROM t")
+        conn.execute("EXPLAIN ALTER MATERIALIZED VIEW m SET PARALLELISM = 2")
+        assert notices[-1][2].startswith("Reschedule plan (would apply): job 7\n")
+        assert "  1 fragment touched, 12 actors removed, 2 added, " in notices[-1][2]
+        conn.execute("EXPLAIN ALTER MATERIALIZED VIEW m SET PARALLELISM = adaptive")
+        assert notices[-1][2] == (
+            "-- dry run: would apply; no actor would change (metadata only, or the layout is "
+            "already the target)"
+        )
+        with pytest.raises(psycopg.errors.UndefinedObject):  # 42704, as RisingWave's
+            conn.execute("EXPLAIN ALTER MATERIALIZED VIEW nope SET PARALLELISM = 2")
+        assert notices[-1][2] == (
+            "-- dry run: would fail: the statement is not valid; nothing would be saved"
+        )
+        conn.execute(b"EXPLAIN RWALTER worker kill 2")
+        assert notices[-2][2] == (
+            "-- dry run, nothing was changed: compute node 2 is down; the cluster recovered"
+        )
+        assert notices[-1][2].startswith("Reschedule plan (would apply): jobs 6, 7\n")
+        rows = conn.execute(
+            "SELECT count(*) FROM rw_catalog.rw_worker_nodes "
+            "WHERE type = 'WORKER_TYPE_COMPUTE_NODE' AND state = 'RUNNING'"
+        ).fetchone()
+        assert rows == (3,)  # nothing went down

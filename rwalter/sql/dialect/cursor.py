@@ -34,8 +34,9 @@ class RWalter(RisingWave):
 
     class Parser(RisingWave.parser_class):  # type: ignore[name-defined,misc]
         def raise_error(self, message: str, token: Token | None = None) -> None:  # type: ignore[override]
-            tok = token if token else self._curr
-            raise _Fail(message, tok.start if tok is not None else None)
+            # sqlglot marks "no token" (past the end) with a falsy sentinel, not None
+            tok = token or self._curr
+            raise _Fail(message, tok.start if tok else None)
 
         def _parse_interval(  # type: ignore[override]
             self, require_interval: bool = True, parse_function_unit: bool = True

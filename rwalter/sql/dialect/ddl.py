@@ -61,7 +61,9 @@ def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
     try:
         result = _PARSER.parse(toks, c.sql)
     except _Fail as e:
-        raise _Fail(_sqlglot_message(c, e.message, e.offset, j), e.offset) from None
+        # past the query's last token: RisingWave's parser stands on the `;` if there is one
+        offset = e.offset if e.offset is not None or j >= len(c.toks) else c.toks[j].start
+        raise _Fail(_sqlglot_message(c, e.message, offset, j), offset) from None
     nodes = [n for n in result if n is not None]
     if len(nodes) != 1:
         raise c.fail_at("expected a query", toks[0] if toks else None)

@@ -292,7 +292,7 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.AlterSystemSet: lambda g, e: (
         f"ALTER SYSTEM SET {_var_name(e)} = {_value_sql(e.expression)}"
     ),
-    ast.ExplainAlter: lambda g, e: "EXPLAIN " + to_sql(e.this),
+    ast.ExplainDryRun: lambda g, e: "EXPLAIN " + to_sql(e.this),
     ast.CreateTable: _g_create_table,
     ast.CreateSource: _g_create_source,
     ast.CreateMaterializedView: _g_create_mv,

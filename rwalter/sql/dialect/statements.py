@@ -148,7 +148,11 @@ def _parse_reset(c: _Cursor) -> exp.Expression:
 
 
 def _parse_explain(c: _Cursor, start_tok: Token) -> exp.Expression:
-    """``EXPLAIN ALTER ...``: rwalter's dry run. Other EXPLAINs are not modelled."""
+    """``EXPLAIN ALTER ...`` and ``EXPLAIN RECOVER``: rwalter's dry runs. Other EXPLAINs are not
+    modelled."""
+    if c.word() == "RECOVER" and c.i + 1 == c.n:
+        c.i += 1
+        return ast.ExplainDryRun(this=ast.Recover())
     if c.word() == "ALTER":
         t = c.peek()
         c.i += 1
@@ -156,7 +160,7 @@ def _parse_explain(c: _Cursor, start_tok: Token) -> exp.Expression:
         inner = _parse_alter(c, t)
         if isinstance(inner, exp.Command):
             return _command(c, start_tok)
-        return ast.ExplainAlter(this=inner)
+        return ast.ExplainDryRun(this=inner)
     return _command(c, start_tok)
 
 
