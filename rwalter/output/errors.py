@@ -70,11 +70,28 @@ def locate(
     return Location(source, line, col, text, has_caret=text is not None)
 
 
+# psql's window on a long line (libpq ``reportErrorPosition``: ``DISPLAY_SIZE`` 60 screen
+# columns, the caret kept ``MIN_RIGHT_CUT`` 10 from the cut end, ``...`` where it is cut).
+DISPLAY_SIZE = 60
+MIN_RIGHT_CUT = 10
+
+
+def _window(text: str, col: int) -> tuple[str, int]:
+    """``text`` cut to psql's window around 0-based ``col``, and ``col`` in the cut text."""
+    if display_width(text) <= DISPLAY_SIZE:
+        return text, col
+    start = max(0, col - (DISPLAY_SIZE - MIN_RIGHT_CUT))
+    end = start + DISPLAY_SIZE
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(text) else ""
+    return head + text[start:end] + tail, col - start + len(head)
+
+
 def _caret_lines(loc: Location) -> list[Segment]:
     assert loc.line_text is not None
-    shown = loc.line_text.replace("\t", " ")
+    shown, col = _window(loc.line_text.replace("\t", " "), max(0, loc.col - 1))
     gutter = len(str(loc.line)) + 1
-    before = display_width(shown[: max(0, loc.col - 1)])
+    before = display_width(shown[:col])
     return [
         (f"{loc.line:>{gutter}} | {shown}\n", None),
         (f"{' ' * gutter} | {' ' * before}", None),

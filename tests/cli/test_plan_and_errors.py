@@ -5,6 +5,7 @@ from __future__ import annotations
 from rwalter.errors import RwError
 from rwalter.output.errors import Location, locate, render_error
 from rwalter.output.plan import id_ranges, render_plan, vnode_ranges
+from tests.cli.conftest import invoke
 
 PLAN = {
     "outcome": "applied",
@@ -195,3 +196,16 @@ def test_caret_at_statement_start_without_position() -> None:
         "-c:1:1: error [bug]\nERROR:  Failed to run the query\n\nCaused by:\n  x\n"
         "\n 1 | SELECT 1\n   | ^\n"
     )
+
+
+def test_a_long_line_is_windowed_around_the_caret_as_psql_does() -> None:
+    """libpq's reportErrorPosition: 60 columns, the caret 10 from the cut end, ``...`` where cut.
+    RisingWave's own ``LINE n:`` block (parser.rs:217-227) is never cut; rwalter's is."""
+    columns = ", ".join(f"col{i}" for i in range(60))
+    r = invoke(["-c", f"SELECT {columns} FROM nonexistent_tbl"])
+    assert r.code == 1
+    line, caret = r.err.splitlines()[-3:-1]
+    assert line == " 1 | ...53, col54, col55, col56, col57, col58, col59 FROM nonexisten..."
+    assert caret == "   | " + " " * 53 + "^"
+    short = invoke(["-c", "SELECT x FROM nonexistent_tbl"]).err.splitlines()
+    assert short[-3:-1] == [" 1 | SELECT x FROM nonexistent_tbl", "   |               ^"]
