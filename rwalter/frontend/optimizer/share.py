@@ -30,6 +30,7 @@ class CteDef:
     visible: dict[str, CteDef]
     refs: int = 0
     planned: tuple[Node, list[tuple[str, str]]] | None = field(default=None, repr=False)
+    columns: tuple[str, ...] = ()  # WITH name (col, ...): the first outputs renamed
 
 
 def cte_name(cte: exp.CTE) -> str:
@@ -45,7 +46,13 @@ class SharePlanner:
             return
         new: dict[str, CteDef] = {}
         for cte in with_.expressions:
-            new[cte_name(cte)] = self.ctes[cte_name(cte)] = CteDef(cte.this, dict(self.ctes))
+            alias = cte.args.get("alias")
+            cols = tuple(
+                real_value(c) if isinstance(c, exp.Identifier) else c.name.lower()
+                for c in (alias.args.get("columns") or [] if alias is not None else [])
+            )
+            d = CteDef(cte.this, dict(self.ctes), columns=cols)
+            new[cte_name(cte)] = self.ctes[cte_name(cte)] = d
         self.count_refs(sel, new)
 
     def count_refs(self, node: exp.Expression, scope: dict[str, CteDef]) -> None:
@@ -64,11 +71,12 @@ class SharePlanner:
             finally:
                 self.ctes = saved
             if d.refs < 2 or _bare_scan(planned):
-                return self.rel_of(planned, alias)
+                return self.rel_of(_column_aliases(planned, d.columns), alias)
             d.planned = planned
         body, outs = d.planned
         node, mapping = self.share_of(body)
-        return self.rel_of((node, [(name, mapping[cid]) for name, cid in outs]), alias)
+        outs = [(name, mapping[cid]) for name, cid in outs]
+        return self.rel_of(_column_aliases((node, outs), d.columns), alias)
 
     def count_source_refs(self, q: exp.Expression) -> dict[str, int]:
         """How often each source is read: one read twice is planned once and shared. With
@@ -148,6 +156,16 @@ def _share(body: Node, mapping: dict[str, str]) -> Node:
         body.append_only,
         share_id=id(body),
     )
+
+
+def _column_aliases(
+    planned: tuple[Node, list[tuple[str, str]]], columns: tuple[str, ...]
+) -> tuple[Node, list[tuple[str, str]]]:
+    """A CTE's column list names its first outputs (``binder/query.rs``, ``bind_with``)."""
+    node, outs = planned
+    if not columns:
+        return planned
+    return node, [(columns[i] if i < len(columns) else n, c) for i, (n, c) in enumerate(outs)]
 
 
 def _bare_scan(planned: tuple[Node, list[tuple[str, str]]]) -> bool:
