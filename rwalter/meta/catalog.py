@@ -49,6 +49,10 @@ from rwalter.meta.user_data import UserData
 
 FORMAT_VERSION = "2"  # 2: derived columns of jobs and fragments (rwalter.meta.catalog_derived)
 FIRST_OBJECT_ID = 6
+# The cluster's id (``rw_cluster_id()``). RisingWave draws a UUID v4 when its meta store is first
+# created (src/meta/model/migration/src/m20230908_072257_init.rs:903-906); rwalter's is one fixed
+# v4 value, so that runs are reproducible, kept in the store like RisingWave's.
+CLUSTER_ID = "8e24114c-0d09-46c8-8a50-4afd1b80b8f3"
 DEFAULT_DATABASE_ID = 1
 # Set to 1 to compare every rwmeta table with the model after each statement (tests).
 CHECK_ENV = "RWALTER_STORE_CHECK"
@@ -220,6 +224,7 @@ class MetaCatalog:
             "next_actor_id": "1",
             "next_worker_id": "1",
             "parallelism_control_pending": "0",
+            "cluster_id": CLUSTER_ID,
             **initial_info,
         }
         for key, value in info.items():
