@@ -54,6 +54,8 @@ from rwalter.frontend.session_catalogs import session_relation
 from rwalter.frontend.sys_functions import (
     ARITIES,
     EXTERNAL_QUERIES,
+    PRIVILEGE_FUNCTIONS,
+    arity_error,
     bind_regclass,
     bind_sys_function,
     is_regclass,
@@ -382,6 +384,9 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
             f.replace(folded)
             continue
         if (isinstance(f, exp.Cast) and is_regclass(f.to)) or name in ARITIES:
+            bad = arity_error(name, len(_args(f))) if name else None
+            if bad is not None:
+                raise _bind_failure(node, f, bad)
             if name in ARITIES and len(_args(f)) not in ARITIES[name]:
                 raise no_function(name, f, item_of(node, f), columns, known=True)
             frontend_calls.append((f, name))  # bound once their arguments are
@@ -413,7 +418,8 @@ def _bind_frontend_call(session, f: exp.Func, name: str | None) -> None:
         return
     bound = bind_sys_function(session, name, _args(f))
     if bound is None:
-        raise unmodelled(f"the function {name} with these arguments")
+        args = "" if name in PRIVILEGE_FUNCTIONS else " with these arguments"
+        raise unmodelled(f"the function {name}{args}")
     if top_level:
         bound = exp.alias_(bound, name, quoted=True, copy=False)
     f.replace(bound)

@@ -15,6 +15,13 @@ does. Each call is rewritten before the query reaches the store.
   ``rw_catalog`` functions of those names, called with how many arguments were written (their
   error names the call as RisingWave's does).
 * ``rw_cluster_id()`` (``function_impl/rw_cluster_id.rs``): the meta node's cluster id.
+* ``pg_typeof(x)``, ``pg_get_expr(...)`` (always ''), ``pg_postmaster_start_time()`` (the
+  simulated cluster's start): folded as the binder folds them (builtin_scalar.rs:496-600,
+  757-765).
+* ``has_table_privilege``, ``has_any_column_privilege``, ``has_schema_privilege`` and
+  ``has_database_privilege`` (``function_impl/has_privilege.rs``): the store's functions of
+  those checks, with the session user when the call names none; ``has_function_privilege`` is
+  not modelled (rwalter models no functions).
 * ``regexp_match(string, pattern [, flags])`` (``src/expr/impl/src/scalar/regexp.rs:146-171``):
   the captures of the first match as ``varchar[]`` (the whole match when the pattern has no
   group), NULL when nothing matches. The pattern and flags must be constants (they are
@@ -35,6 +42,8 @@ from rwalter.common.system_catalogs import SYSTEM_RELATIONS, system_catalog_ids
 from rwalter.errors import QUERY, RwError
 from rwalter.frontend.catalog_reader import CURRENT_DATABASE, schema_names, schema_path
 
+SESSION_USER = "root"  # rwalter's sessions connect as root
+CLUSTER_START = "2026-01-01 00:00:00+00:00"  # catalog_views.BASE_EPOCH_MS, the clock's zero
 # The implicit front of the search path (src/common/src/session_config/search_path.rs:60-90).
 _IMPLICIT = ("pg_catalog", "rw_catalog")
 
@@ -177,18 +186,105 @@ def _regexp_match(args: list[exp.Expression]) -> exp.Expression | None:
 # src/frontend/src/binder/expr/function/mod.rs:388-420); rwalter contacts none.
 EXTERNAL_QUERIES = frozenset(("postgres_query", "mysql_query"))
 
+# The privilege functions and the store's function of each (builtin_scalar.rs:669-740: two
+# arguments take the session user first, a table named by text is cast to regclass).
+PRIVILEGE_FUNCTIONS: dict[str, str] = {
+    "has_table_privilege": "rw_has_table_privilege",
+    "has_any_column_privilege": "rw_has_any_column_privilege",
+    "has_schema_privilege": "rw_has_schema_privilege",
+    "has_database_privilege": "rw_has_database_privilege",
+    "has_function_privilege": "",  # rwalter models no functions
+}
+_REGCLASS_ARGUMENT = ("has_table_privilege", "has_any_column_privilege")
+
 # name -> the argument counts RisingWave's signatures accept.
 ARITIES: dict[str, tuple[int, ...]] = {
     "rw_cluster_id": (0,),
     "regexp_match": (2, 3),
     "pg_get_viewdef": (1, 2),
     "pg_get_indexdef": (1, 3),
+    **dict.fromkeys(PRIVILEGE_FUNCTIONS, (2, 3)),
+    "pg_get_expr": (2, 3),
+    "pg_typeof": (1,),
+    "pg_postmaster_start_time": (0,),
 }
+
+
+def _pg_typeof(arg: exp.Expression) -> exp.Expression:
+    """``pg_typeof`` (builtin_scalar.rs:496-505): ``unknown`` for an untyped literal, else the
+    argument's type as RisingWave names it (the store's type, mapped as a result column's)."""
+    if constant_text(arg) is not None or isinstance(arg, exp.Null):
+        return exp.Literal.string("unknown")
+    from rwalter.frontend.query import RW_TYPES  # the one map of store types
+
+    typ = exp.Anonymous(this="typeof", expressions=[arg])
+    base = exp.Anonymous(
+        this="regexp_replace",
+        expressions=[typ, exp.Literal.string(r"(\(.*\))?(\[\])*$"), exp.Literal.string("")],
+    )
+    dims = exp.Anonymous(
+        this="regexp_extract",
+        expressions=[typ.copy(), exp.Literal.string(r"(\[\])*$"), exp.Literal.number(0)],
+    )
+    names = exp.Case(
+        this=base,
+        ifs=[
+            exp.If(this=exp.Literal.string(k), true=exp.Literal.string(v))
+            for k, v in RW_TYPES.items()
+        ],
+        default=exp.Literal.string("character varying"),
+    )
+    return exp.DPipe(this=names, expression=dims)
+
+
+def arity_error(name: str, n: int) -> RwError | None:
+    """The error a handle that checks its own argument count gives (the privilege functions and
+    ``pg_get_expr``: ``Too many/few arguments for pg_catalog.<name>()``, builtin_scalar.rs:
+    589-600, 669-740)."""
+    if (name in PRIVILEGE_FUNCTIONS or name == "pg_get_expr") and n not in (2, 3):
+        return RwError(["Expr error", f"Too many/few arguments for pg_catalog.{name}()"], QUERY)
+    return None
+
+
+def _table_oid(session, e: exp.Expression) -> exp.Expression:
+    """A privilege function's table argument as the int4 oid the binder makes of it."""
+    text = constant_text(e)
+    if text is not None:
+        return exp.Literal.number(resolve_regclass(session, text))
+    if isinstance(e, exp.Literal):
+        return e
+    return exp.Case(
+        ifs=[
+            exp.If(
+                this=exp.EQ(
+                    this=exp.Anonymous(this="typeof", expressions=[e.copy()]),
+                    expression=exp.Literal.string("VARCHAR"),
+                ),
+                true=_store_call("rw_regclass", [exp.cast(e.copy(), "VARCHAR")]),
+            )
+        ],
+        default=exp.TryCast(this=e, to=exp.DataType.build("INTEGER")),
+    )
 
 
 def bind_sys_function(session, name: str, args: list[exp.Expression]) -> exp.Expression | None:
     """The expression a call of one of these functions becomes (None: the store's own);
     the caller has checked the argument count against :data:`ARITIES`."""
+    if name in PRIVILEGE_FUNCTIONS:
+        if not PRIVILEGE_FUNCTIONS[name]:
+            return None
+        if len(args) == 2:  # the session user (builtin_scalar.rs:669-740)
+            args = [exp.Literal.string(SESSION_USER), *args]
+        if name in _REGCLASS_ARGUMENT:
+            args = [args[0], _table_oid(session, args[1]), args[2]]
+        return _store_call(PRIVILEGE_FUNCTIONS[name], args)
+    if name == "pg_get_expr":  # builtin_scalar.rs:589-600: always ''
+        return exp.Literal.string("")
+    if name == "pg_typeof":
+        return _pg_typeof(args[0])
+    if name == "pg_postmaster_start_time":  # builtin_scalar.rs:757-765: the frontend's start,
+        # the simulated cluster's start here (its clock's zero)
+        return exp.cast(exp.Literal.string(CLUSTER_START), "TIMESTAMPTZ")
     if name == "rw_cluster_id":
         return exp.Literal.string(session.client.catalog.cluster_id())
     if name == "regexp_match":
@@ -205,6 +301,8 @@ def bind_sys_function(session, name: str, args: list[exp.Expression]) -> exp.Exp
 __all__ = [
     "ARITIES",
     "EXTERNAL_QUERIES",
+    "PRIVILEGE_FUNCTIONS",
+    "arity_error",
     "bind_regclass",
     "bind_sys_function",
     "constant_text",

@@ -219,6 +219,28 @@ VIEWS["pg_sequences"] = _empty(
     "schemaname VARCHAR, sequencename VARCHAR, sequenceowner VARCHAR, increment_by BIGINT, "
     "last_value BIGINT, cycle BOOLEAN, start_value BIGINT, max_value BIGINT, min_value BIGINT"
 )
+# pg_constraint.rs:63-160: one primary-key constraint per table, materialized view and index of
+# the database, named <relation>_pkey, keyed by the relation's id, over its primary key (a hidden
+# key column, such as _row_id, numbered after the visible columns). The rows RisingWave adds for
+# the system tables (their own primary keys) are not modelled.
+VIEWS["pg_constraint"] = """
+SELECT r.id AS oid, r.name || '_pkey' AS conname,
+    rw_catalog.rw_schema_id(r.database_id, r.schema_name) AS connamespace, 'p' AS contype,
+    false AS condeferrable, true AS convalidated, r.id AS conrelid, 0 AS contypid,
+    r.id AS conindid, 0 AS conparentid, 0 AS confrelid, ' ' AS confupdtype, ' ' AS confdeltype,
+    ' ' AS confmatchtype, true AS conislocal, 0 AS coninhcount, true AS connoinherit,
+    CAST([coalesce(list_position(r.columns, k), len(r.columns) + list_position(
+            [h FOR h IN r.stream_key IF NOT list_contains(r.columns, h)], k))
+        FOR k IN r.stream_key] AS SMALLINT[]) AS conkey,
+    CAST(NULL AS SMALLINT[]) AS confkey, CAST(NULL AS INTEGER[]) AS conpfeqop,
+    CAST(NULL AS INTEGER[]) AS conppeqop, CAST(NULL AS INTEGER[]) AS conffeqop,
+    CAST(NULL AS SMALLINT[]) AS confdelsetcols, CAST(NULL AS INTEGER[]) AS conexclop,
+    CAST(NULL AS VARCHAR) AS conbin
+FROM rwmeta.relations r
+WHERE r.id IN (SELECT id FROM rw_catalog.rw_tables
+    UNION ALL SELECT id FROM rw_catalog.rw_materialized_views
+    UNION ALL SELECT id FROM rw_catalog.rw_indexes)
+ORDER BY r.id"""
 # rw_catalog/rw_functions.rs: the user-defined functions (rwalter models no CREATE FUNCTION);
 # pg_proc.rs: a view RisingWave declares with no rows.
 VIEWS["rw_functions"] = _empty(
@@ -256,6 +278,140 @@ _REGCLASS_MISSING = _expr_error(
     "'cast_regclass(' || " + _quoted("name") + " || ')'",
     "'Invalid parameter name: class not found: ' || name",
 )
+
+
+# The privilege functions (``function_impl/has_privilege.rs``). rwalter's users are the three
+# superusers of a fresh cluster, so a call that passes the checks is true
+# (``user_catalog.rs:202-209``); the checks and their texts are RisingWave's, in its order.
+_ACTIONS = ("SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "CONNECT", "USAGE", "EXECUTE")
+
+
+def _datum(value: str) -> str:
+    return f"'''' || replace(CAST({value} AS VARCHAR), '''', '''''') || ''''"
+
+
+def _privilege_display(fname: str) -> str:
+    return (
+        f"'{fname}(' || {_datum('usr')} || ', ' || {_datum('obj')} || ', ' || "
+        f"{_datum('privs')} || ')'"
+    )
+
+
+def _fails(fname: str, condition: str, reason: str) -> str:
+    return f"CASE WHEN {condition} THEN {_expr_error(_privilege_display(fname), reason)} END"
+
+
+def _user_by_id(fname: str) -> str:
+    """``get_user_name_by_id`` for an integer user (has_privilege.rs:230-244)."""
+    return ", ".join(
+        (
+            _fails(
+                fname,
+                "typeof(usr) <> 'VARCHAR' AND TRY_CAST(usr AS BIGINT) < 0",
+                "'Invalid parameter get_user_name_by_id: invalid user_id ' || CAST(usr AS VARCHAR)",
+            ),
+            _fails(
+                fname,
+                "typeof(usr) <> 'VARCHAR' AND NOT EXISTS (SELECT 1 FROM rw_catalog.rw_users u "
+                "WHERE CAST(u.id AS VARCHAR) = CAST(usr AS VARCHAR))",
+                "'Invalid parameter user: User ' || CAST(usr AS VARCHAR) || ' not found'",
+            ),
+        )
+    )
+
+
+def _user_by_name(fname: str) -> str:
+    """``has_privilege_impl``'s user lookup (has_privilege.rs:214-228)."""
+    return _fails(
+        fname,
+        "typeof(usr) = 'VARCHAR' AND NOT EXISTS (SELECT 1 FROM rw_catalog.rw_users u "
+        "WHERE u.name = CAST(usr AS VARCHAR))",
+        "'Invalid parameter user: User ' || CAST(usr AS VARCHAR) || ' not found'",
+    )
+
+
+def _privileges(fname: str, allowed: tuple[str, ...]) -> str:
+    """``parse_privilege`` (has_privilege.rs:378-408): the first part that names no allowed
+    action fails."""
+    listed = ", ".join(f"'{a}'" for a in allowed)
+    reason = "'Invalid parameter privilege: unrecognized privilege type: \"' || p || '\"'"
+    return f"""(SELECT {_expr_error(_privilege_display(fname), reason)}
+        FROM (SELECT trim(unnest(string_split(privs, ','))) AS p)
+        WHERE upper(regexp_replace(p, '^(.*) WITH GRANT OPTION.*$', '\\1')) NOT IN ({listed})
+        LIMIT 1)"""
+
+
+def _grant_object(fname: str) -> str:
+    """``get_grant_object_by_oid`` (has_privilege.rs:246-264): a relation of the database."""
+    return _fails(
+        fname,
+        "NOT EXISTS (SELECT 1 FROM rw_catalog.rw_relations r WHERE r.id = obj)",
+        "'Invalid parameter oid: Table ' || CAST(obj AS VARCHAR) || ' not found'",
+    )
+
+
+def _privilege_macro(*checks: str) -> str:
+    return f"""CASE WHEN usr IS NULL OR obj IS NULL OR privs IS NULL THEN CAST(NULL AS BOOLEAN)
+        ELSE coalesce({", ".join(checks)}, true) END"""
+
+
+def _owned(fname: str, kind: str, view: str, missing_id: str) -> str:
+    """A schema or database named or numbered: its lookup by name, then by id
+    (has_privilege.rs:266-330)."""
+    by_name = _fails(
+        fname,
+        f"typeof(obj) = 'VARCHAR' AND NOT EXISTS (SELECT 1 FROM rw_catalog.{view} x "
+        "WHERE x.name = CAST(obj AS VARCHAR))",
+        f"'Invalid parameter {kind}: {kind} not found: ' || CAST(obj AS VARCHAR)",
+    )
+    by_id = _fails(
+        fname,
+        f"typeof(obj) <> 'VARCHAR' AND NOT EXISTS (SELECT 1 FROM rw_catalog.{view} x "
+        "WHERE CAST(x.id AS VARCHAR) = CAST(obj AS VARCHAR))",
+        f"'Invalid parameter {kind}: {missing_id} not found: ' || CAST(obj AS VARCHAR)",
+    )
+    return f"{by_name}, {by_id}"
+
+
+_PRIVILEGE_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "rw_has_table_privilege": (
+        "usr, obj, privs",
+        _privilege_macro(
+            _user_by_id("has_table_privilege"),
+            _privileges("has_table_privilege", _ACTIONS),
+            f"CASE WHEN obj >= {SYS_CATALOG_START_ID} THEN true END",
+            _grant_object("has_table_privilege"),
+            _user_by_name("has_table_privilege"),
+        ),
+    ),
+    "rw_has_any_column_privilege": (
+        "usr, obj, privs",
+        _privilege_macro(
+            _user_by_id("has_any_column_privilege"),
+            _privileges("has_any_column_privilege", ("SELECT", "INSERT", "UPDATE")),
+            _grant_object("has_any_column_privilege"),
+            _user_by_name("has_any_column_privilege"),
+        ),
+    ),
+    "rw_has_schema_privilege": (
+        "usr, obj, privs",
+        _privilege_macro(
+            _user_by_id("has_schema_privilege"),
+            _owned("has_schema_privilege", "schema", "rw_schemas", "schema_id"),
+            _privileges("has_schema_privilege", ("CREATE", "USAGE")),
+            _user_by_name("has_schema_privilege"),
+        ),
+    ),
+    "rw_has_database_privilege": (
+        "usr, obj, privs",
+        _privilege_macro(
+            _user_by_id("has_database_privilege"),
+            _owned("has_database_privilege", "database", "rw_databases", "db_id"),
+            _privileges("has_database_privilege", ("CREATE", "CONNECT")),
+            _user_by_name("has_database_privilege"),
+        ),
+    ),
+}
 
 # Scalar functions a user may call (checked against RisingWave's list first).
 FUNCTIONS: dict[str, tuple[str, str]] = {
@@ -301,6 +457,7 @@ FUNCTIONS: dict[str, tuple[str, str]] = {
                 WHERE c.relname = name AND n.nspname IN ('pg_catalog', 'rw_catalog', 'public')),
                 {_REGCLASS_MISSING}) END""",
     ),
+    **_PRIVILEGE_FUNCTIONS,
 }
 
 __all__ = ["FUNCTIONS", "VIEWS"]
