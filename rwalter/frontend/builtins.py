@@ -375,14 +375,90 @@ BINDER_FUNCTIONS: frozenset[str] = frozenset(
     ("coalesce", "greatest", "least", "nullif", "tumble", "hop", "row", "array", "exists")
 )
 
+# builtin_scalar.rs:137-811: a name bound to the expression type of another name is shown by that
+# type's name when no signature takes its arguments (``FuncName``'s Display, the type's proto name
+# in lower case: src/expr/core/src/sig/mod.rs:379-383), e.g. ``function ceil() does not exist``
+# for ``ceiling()``.
+SHOWN_AS: dict[str, str] = {
+    "array_is_intersect": "array_overlaps",  # :349
+    "array_is_overlap": "array_overlaps",  # :348
+    "array_join": "array_to_string",  # :328
+    "array_upper": "array_length",  # :391
+    "arraycontained": "array_contained",  # :346
+    "arraycontains": "array_contains",  # :344
+    "btrim": "trim",  # :238
+    "ceiling": "ceil",  # :168
+    "character_length": "char_length",  # :252
+    "int8send": "pgwire_send",  # :312
+    "jsonb_array_element": "jsonb_access",  # :397
+    "jsonb_array_element_text": "jsonb_access_str",  # :399
+    "jsonb_delete": "subtract",  # :412
+    "jsonb_object_field": "jsonb_access",  # :396
+    "jsonb_object_field_text": "jsonb_access_str",  # :398
+    "log": "log10",  # :174
+    "mod": "modulus",  # :176
+    "power": "pow",  # :165
+    "rw_license": "license",  # :777
+    "rw_test_feature": "test_feature",  # :779
+    "rw_test_paid_tier": "test_feature",  # :778
+    "rw_vnode": "vnode_user",  # :776
+    "strpos": "position",  # :267
+    "to_date": "char_to_date",  # :229
+    "vector_norm": "l2_norm",  # :448
+}
+
+# The handles that take one argument count (``guard_by_len``, builtin_scalar.rs:52-65); any
+# other count is ``Expr error: unexpected arguments number <n>, expect <count>``.
+FIXED_ARITY: dict[str, int] = {
+    "array_flatten": 1,  # :350
+    "array_lower": 2,  # :369
+    "array_ndims": 1,  # :359
+    "current_catalog": 0,  # :130, :506
+    "current_database": 0,  # :130, :507
+    "current_role": 0,  # :563
+    "current_schema": 0,  # :508
+    "current_setting": 1,  # :607
+    "current_timestamp": 0,  # :784
+    "current_user": 0,  # :564
+    "date": 1,  # :796
+    "int8recv": 1,  # :313
+    "now": 0,  # :783
+    "openai_embedding": 2,  # :801
+    "pg_cancel_backend": 1,  # :745
+    "pg_indexes_size": 1,  # :585
+    "pg_my_temp_schema": 0,  # :600
+    "pg_postmaster_start_time": 0,  # :757
+    "pg_table_size": 1,  # :581
+    "pg_tablespace_location": 1,  # :754
+    "pg_terminate_backend": 1,  # :749
+    "pg_typeof": 1,  # :496
+    "quote_literal": 1,  # :271
+    "quote_nullable": 1,  # :279
+    "session_user": 0,  # :562
+    "set_config": 3,  # :621
+    "subvector": 3,  # :450
+    "timezone": 2,  # :225
+    "user": 0,  # :565
+}
+
+# The handles that pick a function by the argument count (``dispatch_by_len``,
+# builtin_scalar.rs:73-82); any other count is ``Expr error: unexpected arguments number``.
+ARITY_DISPATCH: dict[str, tuple[int, ...]] = {
+    "round": (1, 2),  # :157
+    "to_timestamp": (1, 2),  # :211
+}
+
 FUNCTIONS: frozenset[str] = (
     SCALAR_FUNCTIONS | AGGREGATE_FUNCTIONS | TABLE_FUNCTIONS | WINDOW_FUNCTIONS | BINDER_FUNCTIONS
 )
 
 __all__ = [
     "AGGREGATE_FUNCTIONS",
+    "ARITY_DISPATCH",
+    "FIXED_ARITY",
     "FUNCTIONS",
     "SCALAR_FUNCTIONS",
+    "SHOWN_AS",
     "SYSTEM_RELATIONS",
     "TABLE_FUNCTIONS",
     "WINDOW_FUNCTIONS",

@@ -63,7 +63,7 @@ from rwalter.frontend import values
 from rwalter.frontend.backfill_order import check_backfill_order
 from rwalter.frontend.binder import bind_columns, not_found, object_name, single_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
-from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
+from rwalter.frontend.optimizer.plan_node import MAYBE_WATERMARK, UnsupportedPlan
 from rwalter.frontend.optimizer.rules import PLAN_SETTINGS
 from rwalter.frontend.query import create_query_storage, query_width
 from rwalter.frontend.views import inline_views, referenced_relations, renamed
@@ -71,7 +71,7 @@ from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, JobSpec, Relation, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import real_value, to_sql
+from rwalter.sql.dialect import parse_statement, real_value, to_sql
 from rwalter.sql.dialect.struct_fields import struct_fields
 
 # WITH keys a CREATE MATERIALIZED VIEW accepts (``create_mv.rs:358-370``).
@@ -271,7 +271,32 @@ def relation_info(session, rel: Relation, with_indexes: bool = True) -> fragment
             for c, t in zip(rel.columns, rel.column_types, strict=False)
             if (fields := struct_fields(t)) is not None
         ),
+        watermarks=watermark_columns(session, rel),
     )
+
+
+def watermark_columns(session, rel: Relation, depth: int = 0) -> tuple[str, ...]:
+    """A table's or source's watermark columns; for a materialized view or view over one,
+    ``MAYBE_WATERMARK`` (its watermark columns would be derived through its plan)."""
+    if not rel.definition or depth > 16:
+        return ()
+    try:
+        node = parse_statement(rel.definition)
+    except Exception:  # a definition rwalter did not write (a live snapshot): assume none
+        return ()
+    if rel.kind in ("table", "source"):
+        out = []
+        for w in node.args.get("watermarks") or []:
+            col = w.this
+            out.append(real_value(col) if isinstance(col, exp.Identifier) else col.name.lower())
+        return tuple(out)
+    query = node.args.get("query")
+    if rel.kind not in ("materialized view", "view") or query is None:
+        return ()
+    for up in referenced_relations(session, query):
+        if up.id != rel.id and watermark_columns(session, up, depth + 1):
+            return (MAYBE_WATERMARK,)
+    return ()
 
 
 def lookup_for(session):
@@ -788,7 +813,7 @@ def _definition(session, node) -> str:
     try:
         normalized = node.copy()
         normalized.set("exists", None)
-        return to_sql(normalized)
+        return to_sql(normalized, copy=False)  # the copy is this function's own
     except Exception:
         return session.current_sql
 

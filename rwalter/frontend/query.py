@@ -16,6 +16,7 @@ import re
 
 import duckdb
 from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
 from rwalter.common.catalog import JobStatus
 from rwalter.common.interval import Interval
@@ -38,7 +39,14 @@ from rwalter.frontend.binder import (
 )
 from rwalter.frontend.catalog_reader import unqualify_user_relations
 from rwalter.frontend.literals import bind_interval_literals, check_number_literals
-from rwalter.frontend.surface import bind_surface
+from rwalter.frontend.surface import (
+    bind_surface,
+    function_name,
+    item_of,
+    no_function,
+    no_matching_call,
+    user_columns,
+)
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
@@ -166,6 +174,8 @@ def duck_error(exc: Exception) -> RwError:
     if isinstance(exc, duckdb.InterruptException):
         raise KeyboardInterrupt from None
     text = str(exc).split("\n")[0]
+    if EXPR_ERROR_SEP in text:  # a store function's evaluation error, RisingWave's causes
+        return RwError(text[text.find("Expr error") :].split(EXPR_ERROR_SEP), QUERY)
     for prefix in (
         "Catalog Error: ",
         "Binder Error: ",
@@ -180,16 +190,42 @@ def duck_error(exc: Exception) -> RwError:
     if "does not exist" in text and text.startswith("Table with name "):
         name = text[len("Table with name ") :].split(" ")[0]
         return catalog_error(f"table or source not found: {name}")
+    mismatch = _DUCK_NO_MATCH.search(text)
+    if mismatch:  # a known function the store cannot call with these arguments
+        name, types = mismatch.group(1) or mismatch.group(3), mismatch.group(2) or ""
+        shown = ", ".join(_duck_arg_type(t) for t in types.split(",") if t.strip())
+        return RwError([f"function {name.lower()}({shown}) does not exist"], QUERY)
     missing = _DUCK_NO_FUNCTION.match(text)
     if missing:  # a RisingWave function the binder knows and the store does not evaluate
         return unmodelled(f"the function {missing.group(1)}")
     return RwError([text], QUERY)
 
 
+# What separates the causes of a store function's evaluation error (catalog_views_pg).
+EXPR_ERROR_SEP = "\x1f"
+
 # DuckDB's text for a function it lacks; never shown as such (nothing of DuckDB shows through).
 _DUCK_NO_FUNCTION = re.compile(
     r"(?:Scalar|Table|Aggregate) Function with name (\S+) does not exist"
 )
+
+
+# DuckDB's texts for a call no overload of a function takes (never shown as such).
+_DUCK_NO_MATCH = re.compile(
+    r"No function matches the given name and argument types '(\w+)\(([^)]*)\)'"
+    r"|Macro (?:function )?'?(\w+)'?\(.*\) does not support the supplied arguments"
+    r"|Could not choose a best candidate function for the function call \"(\w+)\(([^)]*)\)"
+)
+_NO_FUNCTION = re.compile(r"function (\w+)\(.*\) does not exist$")
+
+
+def _duck_arg_type(t: str) -> str:
+    t = t.strip().upper()
+    if t in ("STRING_LITERAL", '"NULL"', "NULL"):
+        return "unknown"
+    if t == "INTEGER_LITERAL":
+        return "integer"
+    return rw_type(t)
 
 
 _MISSING_COLUMN = re.compile(
@@ -423,7 +459,11 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     return node
 
 
-def _query_error(err: RwError, node: exp.Expression) -> RwError:
+def _query_error(session, err: RwError, node: exp.Expression) -> RwError:
+    if len(err.causes) == 1 and _NO_FUNCTION.match(err.causes[0]):  # name the call as written
+        mapped = no_matching_call(session, node, _NO_FUNCTION.match(err.causes[0]).group(1))
+        if mapped is not None:
+            return mapped
     if err.code == CATALOG_NOT_FOUND and err.position is None:
         missing = err.message.rsplit(": ", 1)[-1]
         table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)
@@ -438,7 +478,21 @@ def _bound_sql(session, node: exp.Expression) -> str:
     node = bind_surface(session, node)
     check_visible(session, node)
     check_field_wildcards(session.client.batch, node)
-    return transpile_query(name_columns(bind_interval_literals(node)))
+    try:
+        return transpile_query(name_columns(bind_interval_literals(node)))
+    except SqlglotError:  # a known function the store has no form of with these arguments
+        raise _untranslatable_call(session, node) from None
+
+
+def _untranslatable_call(session, node: exp.Expression) -> RwError:
+    """``function <sig> does not exist`` for the innermost call the store cannot be given."""
+    for f in reversed(list(node.find_all(exp.Func))):
+        try:
+            transpile_query(exp.select(f.copy()))
+        except SqlglotError:
+            name = function_name(f) or f.sql_name().lower()
+            return no_function(name, f, item_of(node, f), user_columns(session, node), known=True)
+    return unmodelled("this form of the query")
 
 
 def handle_query(session, node: exp.Expression) -> Result:
@@ -446,7 +500,7 @@ def handle_query(session, node: exp.Expression) -> Result:
     try:
         result = run_duck(session, sql)
     except RwError as err:
-        raise _query_error(err, node) from None
+        raise _query_error(session, err, node) from None
     result.tag = "SELECT"
     return result
 
@@ -461,7 +515,7 @@ def describe_query(session, node: exp.Expression) -> list[tuple[str, str]]:
     try:
         rows = session.client.batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()
     except duckdb.Error as exc:
-        raise _query_error(duck_error(exc), node) from None
+        raise _query_error(session, duck_error(exc), node) from None
     return [(r[0], rw_type(r[1])) for r in rows]
 
 

@@ -41,10 +41,27 @@ from rwalter.errors import (
     not_implemented,
     unmodelled,
 )
-from rwalter.frontend.binder import name_position, object_name
-from rwalter.frontend.builtins import FUNCTIONS, SCALAR_FUNCTIONS, SYSTEM_RELATIONS
+from rwalter.frontend.binder import derive_alias, name_position, object_name
+from rwalter.frontend.builtins import (
+    ARITY_DISPATCH,
+    FIXED_ARITY,
+    FUNCTIONS,
+    SCALAR_FUNCTIONS,
+    SHOWN_AS,
+    SYSTEM_RELATIONS,
+)
+from rwalter.frontend.session_catalogs import session_relation
+from rwalter.frontend.sys_functions import (
+    ARITIES,
+    EXTERNAL_QUERIES,
+    PRIVILEGE_FUNCTIONS,
+    arity_error,
+    bind_regclass,
+    bind_sys_function,
+    is_regclass,
+)
 from rwalter.meta import catalog_views
-from rwalter.sql.dialect import real_value, to_sql
+from rwalter.sql.dialect import real_value, to_sql, transpile_query
 
 # The session's database and user: rwalter's sessions connect as root to dev.
 DATABASE = "dev"
@@ -81,6 +98,11 @@ def _bind_table(session, table: exp.Table, ctes: set[str]) -> str | None:
     candidates = (schema,) if schema in SYSTEM_RELATIONS else () if schema else _LOOKUP_ORDER
     for system in candidates:
         if name in SYSTEM_RELATIONS[system]:
+            alias = table.alias or None
+            rows = session_relation(session, system, name, alias)
+            if rows is not None:
+                table.replace(rows)
+                return None
             if not modelled(system, name):
                 raise unmodelled(f"{system}.{name}")
             table.set("catalog", None)
@@ -117,10 +139,39 @@ def _arg_type(e: exp.Expression, columns: dict[str, str]) -> str:
     if isinstance(e, exp.Boolean):
         return "boolean"
     if isinstance(e, exp.Cast):
+        if is_regclass(e.to):  # cast_to_regclass gives an int4 (expr/mod.rs:343-352)
+            return "integer"
         return data_type_of(e.to.sql("postgres"))
     if isinstance(e, exp.Array) and e.expressions:
         return _arg_type(e.expressions[0], columns) + "[]"
     return "unknown"
+
+
+def user_columns(session, node: exp.Expression) -> dict[str, str]:
+    """The RisingWave types of the columns of the user's relations a query reads, by name."""
+    columns: dict[str, str] = {}
+    for table in node.find_all(exp.Table):
+        if isinstance(table.this, exp.Identifier):
+            rel = session.client.catalog.relation_by_name(object_name(table))
+            if rel is not None:
+                for c, t in zip(rel.columns, rel.column_types, strict=False):
+                    columns.setdefault(c, data_type_of(t))
+    return columns
+
+
+def no_matching_call(session, node: exp.Expression, store_name: str) -> RwError | None:
+    """RisingWave's text for a known function the store could not call with these arguments:
+    the call in ``node`` whose store function is ``store_name`` (``function <sig> does not
+    exist``, as type inference gives it), or None when no call maps to it."""
+    want = store_name.lower()
+    for f in node.find_all(exp.Func):
+        name = function_name(f) or f.sql_name().lower()
+        if name not in FUNCTIONS:
+            continue
+        called = transpile_query(exp.select(f.copy())).split(" ", 1)[-1].split("(", 1)[0]
+        if called.lower().rsplit(".", 1)[-1] == want or name == want:
+            return no_function(name, f, item_of(node, f), user_columns(session, node), known=True)
+    return None
 
 
 def _levenshtein(a: str, b: str) -> int:
@@ -133,11 +184,20 @@ def _levenshtein(a: str, b: str) -> int:
 
 
 def no_function(
-    name: str, f: exp.Func, item: exp.Expression, columns: dict[str, str] | None = None
+    name: str,
+    f: exp.Func,
+    item: exp.Expression,
+    columns: dict[str, str] | None = None,
+    *,
+    known: bool = False,
 ) -> RwError:
-    sig = f"{name}({', '.join(_arg_type(a, columns or {}) for a in _args(f))})"
+    """``function <sig> does not exist``: for a name RisingWave does not know, with the names
+    it may have meant (``builtin_scalar.rs:846-866``); for a known one called with arguments no
+    signature takes (``known``), without (``expr/type_inference/func.rs:876-889``)."""
+    shown = SHOWN_AS.get(name, name) if known else name
+    sig = f"{shown}({', '.join(_arg_type(a, columns or {}) for a in _args(f))})"
     distance = 2 if len(name) > 3 else 1
-    near = sorted(c for c in SCALAR_FUNCTIONS if _levenshtein(name, c) <= distance)
+    near = [] if known else sorted(c for c in SCALAR_FUNCTIONS if _levenshtein(name, c) <= distance)
     text = f"function {sig} does not exist" + (f", do you mean {' or '.join(near)}" if near else "")
     if isinstance(item, exp.Table):  # a table function: no expression to name
         return RwError([text], QUERY)
@@ -146,9 +206,30 @@ def no_function(
 
 
 def _args(f: exp.Func) -> list[exp.Expression]:
+    """The arguments of a call as written (a typed call keeps them under several keys)."""
     if isinstance(f, exp.Anonymous):
         return list(f.expressions)
-    return [a for a in (f.this, *f.expressions) if isinstance(a, exp.Expression)]
+    out: list[exp.Expression] = []
+    for value in f.args.values():
+        if isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, exp.Expression))
+        elif isinstance(value, exp.Expression):
+            out.append(value)
+    return out
+
+
+def _check_arity(node: exp.Expression, f: exp.Func, name: str) -> None:
+    """The argument count a ``guard_by_len`` or ``dispatch_by_len`` handle checks first
+    (``builtin_scalar.rs:52-82``), under ``Failed to bind expression`` (``binder/expr/mod.rs:
+    57-64``)."""
+    n = len(_args(f))
+    if name in FIXED_ARITY and n != FIXED_ARITY[name]:
+        text = f"unexpected arguments number {n}, expect {FIXED_ARITY[name]}"
+    elif name in ARITY_DISPATCH and n not in ARITY_DISPATCH[name]:
+        text = "unexpected arguments number"
+    else:
+        return
+    raise _bind_failure(node, f, RwError(["Expr error", text], QUERY))
 
 
 def _constant(session, f: exp.Func, name: str | None) -> exp.Expression | None:
@@ -163,11 +244,12 @@ def _constant(session, f: exp.Func, name: str | None) -> exp.Expression | None:
         return exp.Literal.string(USER)
     if name == "current_schemas":
         args = _args(f)
-        if len(args) != 1 or not isinstance(args[0], exp.Boolean):
+        if len(args) != 1 or not isinstance(args[0], exp.Boolean):  # builtin_scalar.rs:514-520
             raise RwError(
                 [
+                    "Expr error",
                     "No function matches the given name and argument types. "
-                    "You might need to add explicit type casts."
+                    "You might need to add explicit type casts.",
                 ],
                 QUERY,
             )
@@ -223,7 +305,7 @@ def _bind_operators(node: exp.Expression) -> None:
 
 
 def _bind_failure(node: exp.Expression, at: exp.Expression, err: RwError) -> RwError:
-    bare = _item_of(node, at)
+    bare = item_of(node, at)
     bare = bare.this if isinstance(bare, exp.Alias) else bare
     return RwError([f"Failed to bind expression: {to_sql(bare)}", *err.causes], err.code)
 
@@ -241,7 +323,7 @@ def _unqualify(f: exp.Func) -> exp.Expression:
     return f
 
 
-def _item_of(node: exp.Expression, f: exp.Expression) -> exp.Expression:
+def item_of(node: exp.Expression, f: exp.Expression) -> exp.Expression:
     """The select item (or clause) a call stands in, as the binder names it in its error."""
     cur = f
     while cur.parent is not None and cur.parent is not node:
@@ -261,26 +343,36 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
     node = node.copy()
     ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
     views = []
-    columns: dict[str, str] = {}  # the user's tables' columns, for the types in errors
+    columns = user_columns(session, node)  # the user's tables' columns, for errors' types
     for table in list(node.find_all(exp.Table)):
         view = _bind_table(session, table, ctes)
         if view:
             views.append(view)
-        elif isinstance(table.this, exp.Identifier):
-            rel = session.client.catalog.relation_by_name(object_name(table))
-            if rel is not None:
-                for c, t in zip(rel.columns, rel.column_types, strict=False):
-                    columns.setdefault(c, data_type_of(t))
+    frontend_calls: list[tuple[exp.Func, str | None]] = []
     _bind_collations(node)  # an operator binds its operands first
     _bind_operators(node)
     for f in list(node.find_all(exp.Func)):
         name = function_name(_unqualify(f))
-        constant = _constant(session, f, name)
+        if name in EXTERNAL_QUERIES:
+            raise unmodelled(f"the function {name}")
+        if name is not None:
+            _check_arity(node, f, name)
+        try:
+            constant = _constant(session, f, name)
+        except RwError as err:  # bind_expr names the item (binder/expr/mod.rs:57-64)
+            raise _bind_failure(node, f, err) from None
         if constant is not None:
             if isinstance(f.parent, exp.Select) and f.arg_key == "expressions":
                 # the column keeps the function's name (``select version()`` -> version)
                 constant = exp.alias_(constant, name or f.sql_name().lower(), quoted=True)
             f.replace(constant)
+            continue
+        if isinstance(f, exp.CurrentTimestamp) and not _args(f):  # now(), current_timestamp
+            # (the store's own keyword would read a select item named current_timestamp)
+            clock = exp.Anonymous(this="get_current_timestamp")
+            if isinstance(f.parent, exp.Select) and f.arg_key == "expressions":
+                clock = exp.alias_(clock, name or "current_timestamp", quoted=True)
+            f.replace(clock)
             continue
         if isinstance(f, exp.ArrayContains):  # RisingWave: every element of b is in a
             f.replace(exp.Anonymous(this="list_has_all", expressions=[f.this, f.expression]))
@@ -291,17 +383,55 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
                 folded = exp.alias_(folded, name, quoted=True)
             f.replace(folded)
             continue
-        if name in catalog_views.USER_FUNCTIONS:  # the meta store's macros, in rw_catalog
+        if (isinstance(f, exp.Cast) and is_regclass(f.to)) or name in ARITIES:
+            bad = arity_error(name, len(_args(f))) if name else None
+            if bad is not None:
+                raise _bind_failure(node, f, bad)
+            if name in ARITIES and len(_args(f)) not in ARITIES[name]:
+                raise no_function(name, f, item_of(node, f), columns, known=True)
+            frontend_calls.append((f, name))  # bound once their arguments are
+            continue
+        if name in catalog_views.USER_FUNCTIONS and name in FUNCTIONS:  # the store's macros
             if not isinstance(f.parent, exp.Dot):
                 f.replace(exp.Dot(this=exp.to_identifier("rw_catalog"), expression=f.copy()))
             continue
         if name is None:
             continue
         if name not in FUNCTIONS:
-            raise no_function(name, f, _item_of(node, f), columns)
+            raise no_function(name, f, item_of(node, f), columns)
+    for f, name in reversed(frontend_calls):  # innermost first: constants are folded
+        _bind_frontend_call(session, f, name)
     if views:
         session.client.batch.ensure_views(views)
     return node
 
 
-__all__ = ["bind_surface", "function_name", "modelled", "no_function", "store_name"]
+def _bind_frontend_call(session, f: exp.Func, name: str | None) -> None:
+    """A regclass cast or a function :mod:`rwalter.frontend.sys_functions` binds."""
+    top_level = isinstance(f.parent, exp.Select) and f.arg_key == "expressions"
+    if name is None:  # a cast keeps its operand's name, else its type's (select.rs:706-745)
+        alias = derive_alias(f)
+        bound = bind_regclass(session, f)
+        if top_level:
+            bound = exp.alias_(bound, "regclass" if alias == "?column?" else alias, quoted=True)
+        f.replace(bound)
+        return
+    bound = bind_sys_function(session, name, _args(f))
+    if bound is None:
+        args = "" if name in PRIVILEGE_FUNCTIONS else " with these arguments"
+        raise unmodelled(f"the function {name}{args}")
+    if top_level:
+        bound = exp.alias_(bound, name, quoted=True, copy=False)
+    f.replace(bound)
+
+
+__all__ = [
+    "bind_surface",
+    "function_name",
+    "item_of",
+    "modelled",
+    "no_function",
+    "no_matching_call",
+    "store_name",
+    "user_columns",
+]

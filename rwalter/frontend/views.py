@@ -57,6 +57,17 @@ def renamed(query: exp.Expression, columns, name: str) -> exp.Expression:
     return exp.select("*").from_(exp.Subquery(this=query.copy(), alias=alias))
 
 
+def _view_subquery(rel: Relation, alias: str | None) -> exp.Subquery:
+    """``(view query) AS alias``, marked with the view's id: the planner shares the plan of a
+    view read more than once (``binder/relation/table_or_source.rs:636-645``)."""
+    sub = exp.Subquery(
+        this=view_query(rel),
+        alias=exp.TableAlias(this=exp.to_identifier(alias)) if alias else None,
+    )
+    sub.meta["view_id"] = rel.id
+    return sub
+
+
 def _view_named(session, table: exp.Table) -> Relation | None:
     try:
         schema, name = reader.resolve_schema_qualified_name(table)
@@ -79,7 +90,7 @@ def _inline_window_view(
         return False
     if rel.id not in view_ids:
         view_ids.append(rel.id)
-    args[0].replace(exp.Subquery(this=view_query(rel)))
+    args[0].replace(_view_subquery(rel, None))
     return True
 
 
@@ -106,11 +117,7 @@ def inline_views(session, query: exp.Expression) -> tuple[exp.Expression, list[i
             if rel.id not in view_ids:
                 view_ids.append(rel.id)
             alias = table.alias or name
-            table.replace(
-                exp.Subquery(
-                    this=view_query(rel), alias=exp.TableAlias(this=exp.to_identifier(alias))
-                )
-            )
+            table.replace(_view_subquery(rel, alias))
         if not found:
             return out, view_ids
     return out, view_ids

@@ -76,7 +76,17 @@ def open_snapshot(
             restore(meta, state)
             for name, value in settings.items():
                 catalog.set_session_default(name, value)
+    if sum(report.counts.values()) >= FREEZE_AT_ROWS:
+        # The cluster's rows live as long as the meta node: kept out of every later cycle
+        # collection, which would otherwise walk them all again in the middle of a statement
+        # (an EXPLAIN ALTER on 200,000 actors: a 0.6 s pause now and then).
+        gc.freeze()
     return meta, report
+
+
+# A snapshot with this many rows (workers, jobs, fragments, actors, relations) is big enough
+# that walking its rows in a cycle collection costs more than a statement.
+FREEZE_AT_ROWS = 50_000
 
 
 @contextlib.contextmanager

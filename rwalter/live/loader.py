@@ -61,6 +61,7 @@ JOB_KIND_TABLES = {  # where a kind's create type and details are
 }
 RATE_LIMITED_BACKFILL_NODES = ("STREAM_SCAN", "SOURCE_BACKFILL")
 CONNECTOR_KINDS = ("table", "source", "sink")
+KEYED_KINDS = ("table", "materialized view")  # rw_columns flags their key columns
 
 
 @dataclass
@@ -173,6 +174,7 @@ class Loader(GraphRows):
         return out
 
     def _relations_of(self, db_id: int, tables: dict[str, Table]) -> list[Relation]:
+        """The relations of one database (a table's and an MV's keys from rw_columns' flags)."""
         schemas = {k: r["name"] for k, r in self._by_id(tables["rw_schemas"]).items()}
         details = {kind: self._by_id(tables.get(name)) for kind, name in JOB_KIND_TABLES.items()}
         # A table with a connector is listed in rw_sources too, as its associated source.
@@ -183,13 +185,20 @@ class Loader(GraphRows):
         }
         hidden = {sid for sid, _ in table_sources.values()}
         columns: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
+        # A table's or MV's primary key (its stream key) and distribution key columns.
+        keys: dict[int, tuple[list[str], list[str]]] = defaultdict(lambda: ([], []))
         col_t = tables.get("rw_columns")
         for i, r in rows_of(col_t):
             with at_row(col_t, i):  # type: ignore[arg-type]
                 if not pgtext.to_bool(r["is_hidden"]):
-                    columns[pgtext.to_int(r["relation_id"])].append(
+                    rel_id = pgtext.to_int(r["relation_id"])
+                    columns[rel_id].append(
                         (pgtext.to_int(r["position"]), r["name"], r["data_type"])
                     )
+                    if pgtext.to_bool(r.get("is_primary_key")):
+                        keys[rel_id][0].append(r["name"])
+                    if pgtext.to_bool(r.get("is_distribution_key")):
+                        keys[rel_id][1].append(r["name"])
         depends: dict[int, set[int]] = defaultdict(set)
         dep_t = tables.get("rw_depend")
         for i, r in rows_of(dep_t):
@@ -222,8 +231,8 @@ class Loader(GraphRows):
                     definition=r["definition"] or "",
                     columns=[c[1] for c in cols],
                     column_types=[c[2] for c in cols],
-                    dist_key=[],
-                    stream_key=[],
+                    dist_key=list(keys[rel_id][1]) if kind in KEYED_KINDS else [],
+                    stream_key=list(keys[rel_id][0]) if kind in KEYED_KINDS else [],
                     append_only=pgtext.to_bool(d.get("append_only") or src.get("append_only")),
                     connector=(src.get("connector") or None) if kind in CONNECTOR_KINDS else None,
                     is_shared=pgtext.to_bool(src.get("is_shared")),

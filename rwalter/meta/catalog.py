@@ -49,6 +49,10 @@ from rwalter.meta.user_data import UserData
 
 FORMAT_VERSION = "3"  # 2: derived columns of jobs and fragments (rwalter.meta.catalog_derived); 3: config overrides
 FIRST_OBJECT_ID = 6
+# The cluster's id (``rw_cluster_id()``). RisingWave draws a UUID v4 when its meta store is first
+# created (src/meta/model/migration/src/m20230908_072257_init.rs:903-906); rwalter's is one fixed
+# v4 value, so that runs are reproducible, kept in the store like RisingWave's.
+CLUSTER_ID = "8e24114c-0d09-46c8-8a50-4afd1b80b8f3"
 DEFAULT_DATABASE_ID = 1
 # Set to 1 to compare every rwmeta table with the model after each statement (tests).
 CHECK_ENV = "RWALTER_STORE_CHECK"
@@ -117,10 +121,19 @@ class MetaCatalog:
         statement's transaction as it was, even one DuckDB already aborted."""
         return self._conn.cursor()
 
-    def duck(self) -> duckdb.DuckDBPyConnection:
+    def duck(self, *, writes: bool = True) -> duckdb.DuckDBPyConnection:
         """The connection inside the statement's DuckDB transaction, without a flush (for SQL
-        that cannot read ``rwmeta``: users' tables, binding views)."""
-        if self._depth and not self._duck_txn:
+        that cannot read ``rwmeta``: users' tables, binding views).
+
+        ``writes=False``: the SQL changes nothing a rollback must undo (a users' SELECT, the
+        catalog views' definitions, the flush of an in-memory store), so it may run in
+        DuckDB's autocommit while the statement has not opened a transaction: a statement that
+        only reads pays no BEGIN and COMMIT. A flushed row is safe there: every row the
+        statement wrote is marked dirty again by its rollback and written anew. A ``--db``
+        store (durable: a statement's rows commit together) and the checking mode always open
+        the transaction.
+        """
+        if self._depth and not self._duck_txn and (writes or self.durable or self.checking):
             self._conn.execute("BEGIN TRANSACTION")
             self._duck_txn = True
         return self._conn
@@ -129,7 +142,12 @@ class MetaCatalog:
         """Write the model's pending changes to DuckDB (inside the statement's transaction):
         those of ``tables`` only, or of every table."""
         if self.model.is_dirty(tables):
-            self.model.flush(self.duck(), self._duck_txn, tables)
+            conn = self.duck(writes=False)
+            if not self._duck_txn:
+                # In autocommit an appender may not start while an earlier SELECT's result is
+                # unread (DuckDB 2); the next execute() would have dropped that result anyway.
+                conn.complete()
+            self.model.flush(conn, self._duck_txn, tables)
 
     def reload(self) -> None:
         """Re-read every table from DuckDB, for code that wrote ``rwmeta`` by SQL through
@@ -149,7 +167,7 @@ class MetaCatalog:
             else list(sql_or_names)
         )
         if names:
-            catalog_views.ensure(self.duck(), self.views_installed, names)
+            catalog_views.ensure(self.duck(writes=False), self.views_installed, names)
 
     def differences(self) -> list[str]:
         """Where DuckDB's rwmeta and the model disagree, after a flush (none when all is well)."""
@@ -220,6 +238,7 @@ class MetaCatalog:
             "next_actor_id": "1",
             "next_worker_id": "1",
             "parallelism_control_pending": "0",
+            "cluster_id": CLUSTER_ID,
             **initial_info,
         }
         for key, value in info.items():

@@ -115,8 +115,10 @@ _FRONTEND = """FROM rwmeta.relations r
       AND j.status IS DISTINCT FROM 'INITIAL'"""
 
 _SINK_TARGET = "\n    LEFT JOIN rwmeta.relations t ON t.id = r.target_id"
+# The index items (``rw_index_items``, in catalog_views_pg) give the key and included columns.
 _INDEX_PRIMARY = (
     "\n    LEFT JOIN rwmeta.relations p ON p.id = coalesce(r.depends_on[1], r.target_id)"
+    "\n    LEFT JOIN rw_catalog.rw_index_items ii ON ii.id = r.id"
 )
 
 _TIMES = """rw_catalog.rw_ts(r.initialized_at_ms) AS initialized_at,
@@ -263,10 +265,8 @@ ORDER BY r.id""",
 SELECT r.id,
     r.name,
     coalesce(r.depends_on[1], r.target_id) AS primary_table_id,
-    CAST([coalesce(list_position(p.columns, c), 0) FOR c IN coalesce(r.dist_key, [])]
-        AS SMALLINT[]) AS key_columns,
-    CAST([coalesce(list_position(p.columns, c), 0) FOR c IN coalesce(r.columns, [])
-        IF NOT list_contains(coalesce(r.dist_key, []), c)] AS SMALLINT[]) AS include_columns,
+    list_slice(ii.positions, 1, ii.key_count) AS key_columns,
+    list_slice(ii.positions, ii.key_count + 1, len(ii.positions)) AS include_columns,
     rw_catalog.rw_schema_id(r.database_id, r.schema_name) AS schema_id,
     r.owner,
     r.definition,

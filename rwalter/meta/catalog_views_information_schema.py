@@ -3,7 +3,9 @@
 ``src/frontend/src/catalog/system_catalog/information_schema/columns.rs``: RisingWave's view over
 ``rw_columns``, one row per visible column of every relation of the session's database, with
 RisingWave's type names (``varchar`` shown as ``character varying``) and ``udt_type`` as the
-udt name (``list`` for an array, as RisingWave shows it).
+udt name (``list`` for an array, as RisingWave shows it). ``table_constraints.rs`` and
+``key_column_usage.rs``: RisingWave's views over ``pg_constraint`` (a hidden key column, such as
+``_row_id``, has no ``rw_columns`` row, so it has no key column usage either).
 """
 
 from __future__ import annotations
@@ -36,6 +38,15 @@ _IDENTITY = ", ".join(
         "identity_cycle",
     )
 )
+
+_CONSTRAINT_TYPE = """CASE WHEN c.contype = 'p' THEN 'PRIMARY KEY' WHEN c.contype = 'u' THEN 'UNIQUE'
+    WHEN c.contype = 'c' THEN 'CHECK' WHEN c.contype = 'x' THEN 'EXCLUDE' ELSE c.contype END"""
+_CONSTRAINTS = """FROM rw_catalog.pg_constraint c
+    JOIN rw_catalog.pg_class cl ON c.conrelid = cl.oid
+    JOIN rw_catalog.rw_relations rr ON rr.id = cl.oid
+    JOIN rw_catalog.pg_namespace n ON cl.relnamespace = n.oid
+    WHERE rr.relation_type <> 'table' OR (rr.relation_type = 'table'
+        AND rw_catalog.rw_has_table_privilege('root', c.conrelid, 'INSERT, UPDATE, DELETE'))"""
 
 VIEWS: dict[str, str] = {
     "information_schema_columns": f"""
@@ -95,6 +106,27 @@ SELECT 'dev' AS table_catalog, s.name AS table_schema, v.name AS table_name,
 FROM rw_catalog.rw_views v
 JOIN rw_catalog.rw_schemas s ON v.schema_id = s.id
 ORDER BY table_schema, table_name""",
+    # information_schema/table_constraints.rs and key_column_usage.rs: RisingWave's views over
+    # pg_constraint (the table privilege check is the session user's, root's).
+    "information_schema_table_constraints": f"""
+SELECT 'dev' AS constraint_catalog, n.nspname AS constraint_schema,
+    c.conname AS constraint_name, 'dev' AS table_catalog, n.nspname AS table_schema,
+    cl.relname AS table_name, {_CONSTRAINT_TYPE} AS constraint_type,
+    CASE WHEN c.condeferrable THEN 'YES' ELSE 'NO' END AS is_deferrable,
+    'NO' AS initially_deferred, CASE WHEN c.convalidated THEN 'YES' ELSE 'NO' END AS enforced
+{_CONSTRAINTS}
+ORDER BY constraint_catalog, constraint_schema, constraint_name""",
+    "information_schema_key_column_usage": f"""
+WITH key_column_usage_without_name AS (
+    SELECT 'dev' AS constraint_catalog, n.nspname AS constraint_schema,
+        c.conname AS constraint_name, 'dev' AS table_catalog, n.nspname AS table_schema,
+        cl.relname AS table_name, unnest(c.conkey) AS col_id, c.conrelid AS table_id
+    {_CONSTRAINTS})
+SELECT k.constraint_catalog, k.constraint_schema, k.constraint_name, k.table_catalog,
+    k.table_schema, k.table_name, rc.name AS column_name, rc.position AS ordinal_position,
+    CAST(NULL AS INTEGER) AS position_in_unique_constraint
+FROM key_column_usage_without_name k
+JOIN rw_catalog.rw_columns rc ON rc.position = k.col_id AND rc.relation_id = k.table_id""",
 }
 
 __all__ = ["VIEWS"]

@@ -10,9 +10,11 @@ with ``format_type`` (all under ``src/frontend/src/catalog/system_catalog/``):
 * ``rw_catalog/rw_columns.rs``: one row per column of the session database's tables, materialized
   views, views and sources, from the meta store's relations (the columns and the types the
   frontend bound, so a snapshot's relations give the same rows), 1-based positions, RisingWave's
-  type name, OID, ``typlen`` and ``pg_name`` (``list`` for an array). rwalter keeps a relation's visible columns only: hidden
-  columns (``_row_id``, ``_rw_timestamp``, an MV's hidden key columns), primary and distribution
-  keys, and the columns of sinks, indexes and system catalogs are not modelled.
+  type name, OID, ``typlen`` and ``pg_name`` (``list`` for an array); a table's or materialized
+  view's primary key (its stream key) and distribution key columns are flagged
+  (``rw_columns.rs:89-117``). rwalter keeps a relation's visible columns only: hidden columns
+  (``_row_id``, ``_rw_timestamp``, an MV's hidden key columns) and the columns of sinks, indexes
+  and system catalogs are not modelled.
 * ``pg_catalog/pg_attribute.rs``: RisingWave's view over ``rw_columns`` (``e2e_test/batch/
   catalog/pg_attribute.slt.part``).
 * ``format_type(oid, typmod)``: ``src/expr/impl/src/scalar/format_type.rs`` (typmod ignored,
@@ -63,12 +65,17 @@ CROSS JOIN (SELECT id FROM rw_catalog.rw_schemas WHERE name = 'pg_catalog') s"""
 WITH cols AS (
     SELECT r.id AS relation_id, unnest(r.columns) AS name,
         CAST(unnest(range(1, len(r.columns) + 1)) AS INTEGER) AS position,
-        unnest(r.column_types) AS data_type
+        unnest(r.column_types) AS data_type,
+        CASE WHEN rr.relation_type IN ('table', 'materialized view') THEN r.stream_key END
+            AS pk,
+        CASE WHEN rr.relation_type IN ('table', 'materialized view') THEN r.dist_key END AS dk
     FROM rw_catalog.rw_relations rr
     JOIN rwmeta.relations r ON r.id = rr.id
     WHERE rr.relation_type IN ('table', 'materialized view', 'view', 'source'))
 SELECT cols.relation_id, cols.name, cols.position, false AS is_hidden,
-    false AS is_primary_key, false AS is_distribution_key, false AS is_generated,
+    coalesce(list_contains(cols.pk, cols.name), false) AS is_primary_key,
+    coalesce(list_contains(cols.dk, cols.name), false) AS is_distribution_key,
+    false AS is_generated,
     true AS is_nullable, CAST(NULL AS VARCHAR) AS generation_expression, cols.data_type,
     CAST(rw_catalog.rw_type_oid(cols.data_type) AS INTEGER) AS type_oid,
     CAST(rw_catalog.rw_type_len(cols.data_type) AS SMALLINT) AS type_len,

@@ -26,7 +26,7 @@ import duckdb
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import MetaError, StatementCancelled, cancelled_error, is_interrupt
 from rwalter.meta import scale
-from rwalter.meta.catalog import Fragment, Job, Relation, Worker
+from rwalter.meta.catalog import CLUSTER_ID, Fragment, Job, Relation, Worker
 from rwalter.meta.catalog_views import BASE_EPOCH_MS, show_jobs_sql
 from rwalter.meta.ddl_controller import alter_streaming_job_config, storage_name
 from rwalter.meta.drift import Drift, drift
@@ -139,6 +139,14 @@ class CatalogReader:
             return self._catalog.info("loaded_from") or None
         except KeyError:
             return None
+
+    def cluster_id(self) -> str:
+        """The cluster's id (``meta_client.cluster_id()``, ``src/frontend/src/meta_client.rs``);
+        a store written before it was kept has rwalter's fixed one."""
+        try:
+            return self._catalog.info("cluster_id")
+        except KeyError:
+            return CLUSTER_ID
 
     def live_info(self, name: str) -> str | None:
         """A fact the loader of a snapshot or live cluster recorded (``live.<name>``), if any."""

@@ -33,6 +33,7 @@ INDEXES: dict[str, dict[str, Callable[[Any], Any]]] = {
     "relations": {
         "name": lambda r: (r.database_id, r.name),
         "lower": lambda r: r.name.lower(),
+        "kind": lambda r: r.kind,
     },
     "streaming_jobs": {"status": lambda j: j.status},
     "fragments": {"job": lambda f: f.job_id},

@@ -25,11 +25,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # Text that marks SQL able to read the meta store (lowercase).
 STORE_MARKERS = ("rw_", "rwmeta", "pg_", "information_schema", "duckdb_")
+QUERY_KINDS = ("view", "materialized view")  # the relations whose rows a query computes
 
 
 def mentions_store(sql: str) -> bool:
     low = sql.lower()
     return any(m in low for m in STORE_MARKERS)
+
+
+def _only_reads(sql: str) -> bool:
+    """SQL that changes nothing: a SELECT (users reach no DuckDB function with side effects)."""
+    return sql.lstrip()[:6].upper() == "SELECT"
 
 
 class UserData:
@@ -38,6 +44,9 @@ class UserData:
     def __init__(self, catalog: MetaCatalog) -> None:
         self.catalog = catalog
         self._readers: tuple[int, frozenset[str]] | None = None
+        # view or MV id -> (its row, whether its definition names the store); rows are
+        # immutable, so a row seen before needs no second look at its text
+        self._mentions: dict[int, tuple[Any, bool]] = {}
 
     def store_readers(self) -> frozenset[str]:
         """Lowercase names of users' relations whose rows are computed from the meta store."""
@@ -45,14 +54,26 @@ class UserData:
         if self._readers is not None and self._readers[0] == relations.version:
             return self._readers[1]
         by_id = relations.rows
+        memo = self._mentions
+        views = []
         readers: set[int] = set()
-        changed = True
+        for kind in QUERY_KINDS:
+            for key in relations.keys_by("kind", kind):
+                rel = by_id[key]
+                seen = memo.get(key)
+                if seen is None or seen[0] is not rel:
+                    seen = memo[key] = (rel, mentions_store(rel.definition))
+                views.append(rel)
+                if seen[1]:
+                    readers.add(key)
+        if len(memo) > 2 * len(views) + 64:  # forget dropped ones now and then
+            live = {r.id for r in views}
+            self._mentions = {k: v for k, v in memo.items() if k in live}
+        changed = bool(readers)
         while changed:  # a view over a view over rw_fragments reads the store too
             changed = False
-            for rel in by_id.values():
-                if rel.id in readers or rel.kind not in ("view", "materialized view"):
-                    continue
-                if mentions_store(rel.definition) or any(d in readers for d in rel.depends_on):
+            for rel in views:
+                if rel.id not in readers and any(d in readers for d in rel.depends_on):
                     readers.add(rel.id)
                     changed = True
         names = frozenset(by_id[i].name.lower() for i in readers)
@@ -88,7 +109,7 @@ class UserData:
         tables = self.tables_read(sql)
         if tables is None or tables:
             self.catalog.flush(tables)
-        conn = self.catalog.duck()
+        conn = self.catalog.duck(writes=not _only_reads(sql))
         return conn.execute(sql, params) if params is not None else conn.execute(sql)
 
     def row_count(self, storage: str) -> int:

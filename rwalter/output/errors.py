@@ -67,7 +67,9 @@ def locate(
             text = stmt_lines[rel_line - 1]
             if rel_line == 1:
                 text = " " * (unit_col - 1) + text
-    return Location(source, line, col, text, has_caret=text is not None)
+    # An error with no position of its own (the meta node's) gets no caret block: a caret
+    # under the statement's first letter would point at nothing.
+    return Location(source, line, col, text, has_caret=text is not None and bool(error.position))
 
 
 # psql's window on a long line (libpq ``reportErrorPosition``: ``DISPLAY_SIZE`` 60 screen

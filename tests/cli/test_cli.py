@@ -245,14 +245,15 @@ def test_not_found_error_has_a_caret_under_the_name(script) -> None:
     assert "\n 3 |   ALTER TABLE nope SET PARALLELISM = 2;\n   | " + " " * 14 + "^\n" in r.err
 
 
-def test_engine_error_without_position_has_a_caret_under_the_statement(script) -> None:
+def test_engine_error_without_position_has_no_caret_block(script) -> None:
+    """A meta error has no position: the statement is located, and no caret points at nothing."""
     path = script(
         "SET streaming_max_parallelism = 4;\nCREATE TABLE t (v int);\n  ALTER TABLE t SET PARALLELISM = 8;\n"
     )
     r = invoke(["-f", path])
     assert r.code == 1
     assert r.err.startswith(f"{path}:3:3: error [max-parallelism-exceeded]\n")
-    assert "\n 3 |   ALTER TABLE t SET PARALLELISM = 8;\n   |   ^\n" in r.err
+    assert " 3 | " not in r.err and "^" not in r.err
 
 
 def test_stdin_errors_are_located_as_stdin() -> None:

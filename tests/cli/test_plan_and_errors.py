@@ -189,13 +189,13 @@ def test_caret_under_error_column() -> None:
     assert text.endswith("\n 3 | SELECT * FRM t;\n   |          ^\n")
 
 
-def test_caret_at_statement_start_without_position() -> None:
+def test_no_caret_block_without_position() -> None:
     err = RwError(["x"], "bug")
     text = render_error(err, locate("-c", 1, 1, err, ["SELECT 1"]))
-    assert text == (
-        "-c:1:1: error [bug]\nERROR:  Failed to run the query\n\nCaused by:\n  x\n"
-        "\n 1 | SELECT 1\n   | ^\n"
-    )
+    assert text == "-c:1:1: error [bug]\nERROR:  Failed to run the query\n\nCaused by:\n  x\n"
+    err = RwError(["x"], "bug", position=(1, 8))
+    text = render_error(err, locate("-c", 1, 1, err, ["SELECT 1"]))
+    assert text.endswith("\n 1 | SELECT 1\n   |        ^\n")
 
 
 def test_a_long_line_is_windowed_around_the_caret_as_psql_does() -> None:

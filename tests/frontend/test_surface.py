@@ -70,12 +70,18 @@ def session():
         ),
         (
             "SELECT current_setting('threads')",
-            ["Failed to get or set session config", "Unrecognized config entry `threads`"],
+            [
+                "Failed to bind expression: current_setting('threads')",
+                "Failed to get or set session config",
+                "Unrecognized config entry `threads`",
+            ],
         ),
         (
             "SELECT current_schemas(1)",
             [
-                "No function matches the given name and argument types. You might need to add explicit type casts."
+                "Failed to bind expression: current_schemas(1)",
+                "Expr error",
+                "No function matches the given name and argument types. You might need to add explicit type casts.",
             ],
         ),
         (

@@ -6,6 +6,7 @@ model at the end of each statement; a mismatch fails the statement as an interna
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import pytest
@@ -131,9 +132,37 @@ def test_rollback_after_a_partial_flush_queues_the_flushed_tables_again() -> Non
     s = Session()
     assert s.execute("CREATE TABLE t (v int)").error is None
     catalog = s.meta.catalog
+    catalog.checking = True  # the flush runs inside the statement's transaction (as with --db)
     assert s.execute("SELECT nope FROM rw_fragments").error is not None
     assert catalog.model.is_dirty(["fragments"])  # queued again
     assert s.execute("SELECT fragment_id FROM rw_fragments").rows == [["1"], ["2"]]
+    assert catalog.differences() == []
+
+
+def test_a_read_flushes_outside_a_transaction_and_keeps_it() -> None:
+    """In memory, a statement that has written nothing to DuckDB flushes in autocommit: its
+    failure leaves the flushed rows (earlier statements' rows) in place, as they should be."""
+    s = Session()
+    assert s.execute("CREATE TABLE t (v int)").error is None
+    catalog = s.meta.catalog
+    assert s.execute("SELECT nope FROM rw_fragments").error is not None
+    assert not catalog.model.is_dirty(["fragments"])
+    assert catalog.differences() == []
+    assert s.execute("SELECT fragment_id FROM rw_fragments").rows == [["1"], ["2"]]
+
+
+def test_a_failed_write_after_an_autocommitted_flush_restores_the_store() -> None:
+    """A statement's own rows flushed in autocommit, then the statement fails: its rollback
+    marks them dirty again and the next flush puts DuckDB back in line with the model."""
+    s = Session()
+    catalog = s.meta.catalog
+    before = catalog.info("next_object_id")
+    with contextlib.suppress(RuntimeError), catalog.transaction():
+        catalog.set_info("next_object_id", "999")
+        catalog.set_info("rwalter.test", "x")
+        catalog.flush()  # autocommitted: DuckDB now holds the statement's rows
+        raise RuntimeError("the statement fails")
+    assert catalog.info("next_object_id") == before
     assert catalog.differences() == []
 
 

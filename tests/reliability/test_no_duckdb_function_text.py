@@ -1,11 +1,23 @@
 """A RisingWave function the binder knows but the store does not evaluate is refused in rwalter's
-own words, never with DuckDB's "Scalar Function with name ... does not exist" (nothing of DuckDB
-shows through)."""
+own words, and one called with arguments no signature takes gets RisingWave's text: never
+DuckDB's "Scalar Function with name ... does not exist" or "No function matches ..." (nothing of
+DuckDB shows through)."""
 
 from __future__ import annotations
 
 from rwalter.frontend.builtins import FUNCTIONS
 from rwalter.session import Session
+
+# DuckDB's own texts for a function it lacks or cannot call with the arguments given.
+DUCKDB_TEXTS = (
+    "Function with name",
+    "DuckDB",
+    "No function matches the given name and argument types '",
+    "does not support the supplied arguments",
+    "Could not choose a best candidate",
+    "extension",
+    "internal simulator error",
+)
 
 
 def test_no_known_function_shows_duckdbs_text() -> None:
@@ -14,10 +26,28 @@ def test_no_known_function_shows_duckdbs_text() -> None:
         for name in sorted(FUNCTIONS):
             result = session.execute(f"SELECT {name}()")
             if result.error is not None and any(
-                "Function with name" in line or "DuckDB" in line for line in result.error.causes
+                any(leak in line for leak in DUCKDB_TEXTS) for line in result.error.causes
             ):
                 leaks.append((name, result.error.causes))
         assert leaks == []
+        # A known function with arguments no signature takes: RisingWave's type inference text,
+        # the function shown by its expression type's name (expr/type_inference/func.rs:876-889,
+        # src/expr/core/src/sig/mod.rs:379-383), or a handle's argument count
+        # (builtin_scalar.rs:52-65).
+        session.execute("CREATE TABLE t (s varchar)")
+        assert session.execute("SELECT power(s, s) FROM t").error.causes == [
+            "Failed to bind expression: power(s, s)",
+            "function pow(character varying, character varying) does not exist",
+        ]
+        assert session.execute("SELECT gamma()").error.causes == [
+            "Failed to bind expression: gamma()",
+            "function gamma() does not exist",
+        ]
+        assert session.execute("SELECT pg_typeof(1, 2)").error.causes == [
+            "Failed to bind expression: pg_typeof(1, 2)",
+            "Expr error",
+            "unexpected arguments number 2, expect 1",
+        ]
         refused = session.execute("SELECT rw_recovery_status()").error
         assert refused is not None and refused.code == "unsupported-statement"
         assert refused.causes == [

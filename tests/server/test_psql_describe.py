@@ -89,3 +89,16 @@ def test_d_name_fails_on_psqls_collation_as_risingwave_does(server):
         "https://github.com/risingwavelabs/risingwave/issues/new?labels=type%2Ffeature"
         "&template=feature_request.yml\n\n"
     )
+
+
+def test_di_lists_indexes_with_their_tables(server):
+    """psql's ``\\di`` joins pg_index (pg_catalog/pg_index.rs:21-64) to name each index's table."""
+    psql(server, *SETUP, "-c", "CREATE INDEX ti ON t (v)")
+    run = psql(server, "-c", "\\di")
+    assert run.stdout == (
+        "           List of relations\n"
+        " Schema | Name | Type  | Owner | Table \n"
+        "--------+------+-------+-------+-------\n"
+        " public | ti   | index | root  | t\n"
+        "(1 row)\n\n"
+    )

@@ -47,6 +47,12 @@ class RelationInfo:
     connector: str | None = None
     indexes: tuple[RelationInfo, ...] = ()  # created indexes on a table or MV, oldest first
     struct_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()  # struct column -> field names
+    # Columns with a watermark (a table's or source's WATERMARK FOR); MAYBE_WATERMARK: a
+    # materialized view over a relation with one, whose own watermark columns are not derived.
+    watermarks: tuple[str, ...] = ()
+
+
+MAYBE_WATERMARK = "?"
 
 
 @dataclass(frozen=True)

@@ -14,17 +14,19 @@ from sqlglot import exp
 from rwalter.frontend.binder import derive_alias
 from rwalter.frontend.optimizer import rules as R
 from rwalter.frontend.optimizer.agg import AggPlanner
+from rwalter.frontend.optimizer.common_subplan import CommonSubplanPlanner
 from rwalter.frontend.optimizer.expr_utils import agg_kind, conjuncts, find_aggs, has_now
 from rwalter.frontend.optimizer.join import JoinPlanner
 from rwalter.frontend.optimizer.locality import LocalityPlanner
+from rwalter.frontend.optimizer.now_filter import NowFilterPlanner
 from rwalter.frontend.optimizer.over_window import OverWindowPlanner
 from rwalter.frontend.optimizer.plan_node import (
+    MAYBE_WATERMARK,
     Dist,
     FragmenterError,
     Node,
     RelationInfo,
     UnsupportedPlan,
-    exchange,
     unary,
 )
 from rwalter.frontend.optimizer.rel import Rel
@@ -38,6 +40,8 @@ from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 
 class Planner(
+    NowFilterPlanner,
+    CommonSubplanPlanner,
     SharePlanner,
     LocalityPlanner,
     JoinPlanner,
@@ -57,6 +61,8 @@ class Planner(
         settings = settings or {}
         self.share_plans = settings.get("enable_share_plan", "true") == "true"
         self.index_selection = settings.get("enable_index_selection", "true") == "true"
+        self.join_ordering = settings.get("enable_join_ordering", "true") == "true"
+        self.bushy_join = settings.get("streaming_enable_bushy_join", "true") == "true"
         self.lookup = lookup
         self.scan_type = scan_type
         self.database_id = database_id
@@ -66,6 +72,10 @@ class Planner(
         self.used_names: frozenset[str] | None = None  # None: every column (a `*` is read)
         self.source_refs: dict[str, int] | None = None  # set when the outermost query is seen
         self.source_plans: dict[str, tuple[Node, dict[str, str]]] = {}
+        self.view_refs: dict[int, int] = {}
+        self.watermark_ids: set[str] = set()  # scanned columns with a watermark
+        self.plain_scan_ids: set[str] = set()  # scanned columns of relations without any
+        self.view_defs: dict[int, CteDef] = {}
         self.struct_fields: dict[str, tuple[str, ...]] = {}  # column id -> its struct's fields
 
     # ---- helpers -------------------------------------------------------------------------
@@ -90,6 +100,9 @@ class Planner(
         cols = list(ids.values())
         sk = [ids[c] for c in info.stream_key]
         self.struct_fields.update((ids[c], f) for c, f in info.struct_fields if c in ids)
+        if MAYBE_WATERMARK not in info.watermarks:
+            self.watermark_ids.update(ids[c] for c in info.watermarks if c in ids)
+            self.plain_scan_ids.update(cid for c, cid in ids.items() if c not in info.watermarks)
         if info.kind == "source":
             row_id = ids.setdefault("_row_id", self.fresh(f"{info.name}._row_id"))
             op = "StreamSourceScan" if info.is_shared_source else "StreamSource"
@@ -102,7 +115,7 @@ class Planner(
                 True,
                 relation=info,
             )
-            if (self.source_refs or {}).get(info.name, 0) >= 2 and op == "StreamSource":
+            if (self.source_refs or {}).get(info.name, 0) >= 2:
                 return self.shared_source(info, node, ids, alias)
         else:
             scan_type = scan_type or self.scan_type
@@ -137,7 +150,9 @@ class Planner(
             star = any(isinstance(x, exp.Star) for x in q.walk())
             names = frozenset(c.name.lower() for c in q.find_all(exp.Column))
             self.used_names = None if star else names
+            self.find_common_subplans(q)
             self.source_refs = self.count_source_refs(q)
+            self.view_refs = self.count_view_refs(q)
         if isinstance(q, exp.Subquery):
             return self.plan(q.this)
         self.register_ctes(q)
@@ -230,9 +245,17 @@ class Planner(
         return Rel(node, scope)
 
     def sub_rel(self, q: exp.Expression, alias: str) -> Rel:
+        parent = q.parent
+        if isinstance(parent, exp.Subquery) and parent.this is q:
+            shared = self.view_rel(parent, alias)
+            if shared is not None:
+                return shared
         return self.rel_of(self.plan(q), alias)
 
     def plan_select(self, sel: exp.Select) -> tuple[Node, list[tuple[str, str]]]:
+        return self.share_select(sel, self.plan_select_here)
+
+    def plan_select_here(self, sel: exp.Select) -> tuple[Node, list[tuple[str, str]]]:
         from_ = sel.args.get("from_") or sel.args.get("from")
         if from_ is None:
             return self.plan_values(sel.expressions)
@@ -244,26 +267,94 @@ class Planner(
         where = [c for c in where if subquery_of(c) is None]
         rank_filter = self.rank_filter(items, where)
         rels = [self.from_item(i) for i in items]
+        self.refuse_outer_simplification(joins, where)
         dyn = [c for c in where if has_now(c)]
+        for c in list(dyn):  # pushed down to its FROM item, as predicate push-down does
+            k = self.pushable_item(c, rels, joins)
+            if k is not None:
+                rels[k] = Rel(self.now_filter(c, rels[k], rels[k].node), rels[k].scope)
+                dyn.remove(c)
         rest = [c for c in where if not has_now(c) and c is not rank_filter]
         rel, post = self.join_all(rels, joins, rest)
         node = rel.node
         if post:
             node = unary("StreamFilter", node)
-        for _ in dyn:  # temporal filter: DynamicFilter <-Broadcast- Project(Now)
-            now = Node("StreamNow", [], [self.fresh("now")], Dist("single"), [], False)
-            right = exchange(unary("StreamProject", now), "BROADCAST", Dist("broadcast"))
-            node = Node(
-                "StreamDynamicFilter",
-                [node, right],
-                node.cols,
-                node.dist,
-                node.stream_key,
-                node.append_only,
-            )
+        for c in dyn:  # temporal filters (now_filter.py)
+            node = self.now_filter(c, rel, node)
         for c in semi:
             node = self.subquery_filter(c, rel, node)
-        return self.plan_projection(sel, rel, node)
+        rel = self.share_from_where(sel, Rel(node, rel.scope))
+        return self.plan_projection(sel, rel, rel.node)
+
+    @staticmethod
+    def refuse_outer_simplification(joins: list, where: list[exp.Expression]) -> None:
+        """A WHERE comparison with a bare column operand turns a FULL or RIGHT join narrower
+        (``LogicalJoin::simplify_outer``, plan_node/logical_join.rs:217-260), which moves its
+        distribution; rwalter plans the join as written, so it refuses that case."""
+        sides = {(j.args.get("side") or "").upper() for j in joins if j is not None}
+        if not sides & {"FULL", "RIGHT"}:
+            return
+        for c in where:
+            inner = c.this if isinstance(c, exp.Paren) else c
+            if isinstance(inner, (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE)) and any(
+                isinstance(x, exp.Column) for x in (inner.this, inner.expression)
+            ):
+                raise UnsupportedPlan(
+                    "a WHERE comparison over a FULL or RIGHT join, which narrows the join"
+                )
+
+    @staticmethod
+    def pushable_item(c: exp.Expression, rels: list[Rel], joins: list) -> int | None:
+        """The FROM item a WHERE conjunct reads alone, when a filter can go below the joins:
+        not an item of a FULL join, nor of a FROM with a temporal join, whose filter stays
+        above it (planner test ``temporal_filter.yaml``, a temporal join with ``v1 > now()``). (A null-rejecting
+        filter on an outer join's nullable side turns it inner, which has the same exchanges.)"""
+        cols = list(c.find_all(exp.Column))
+        if len(rels) < 2 or not cols:
+            return None
+        found = {i for i, r in enumerate(rels) for x in cols if r.resolve(x)}
+        if len(found) != 1 or not all(any(r.resolve(x) for r in rels) for x in cols):
+            return None
+        k = found.pop()
+        sides = [(j.args.get("side") or "").upper() if j is not None else "" for j in joins]
+        if "FULL" in sides or any(r.temporal for r in rels):
+            return None
+        return k
+
+    def aggregate(
+        self,
+        sel: exp.Select,
+        node: Node,
+        group: list[exp.Expression],
+        gids: list[str],
+        calls: list[exp.Expression],
+        specs: list[tuple[str, bool, bool]],
+        known: dict[exp.Expression, str],
+    ) -> tuple[Node, dict[str, str]]:
+        """The aggregate over ``node`` (read through its share when it is shared); fills
+        ``known`` with each group expression's and call's column, and returns the node and
+        the group columns' new ids."""
+        sig = self.shared_sig(sel, "agg")
+        sigs = self.common.sigs.get(id(sel)) if sig is not None else None
+        if sig is not None and sig in self.common.plans:
+            body, by_group, by_call = self.common.plans[sig]
+        else:
+            body = self.hash_agg(node, gids, specs) if gids else self.simple_agg(node, specs)
+            agg_cols = body.cols[len(gids) :]
+            if sigs is None:
+                known.update(zip(group, gids, strict=True))
+                known.update(zip(calls, agg_cols, strict=False))
+                return body, {}
+            by_group = dict(zip(sigs.group_norms, gids, strict=True))
+            by_call = dict(zip(sigs.call_norms, agg_cols, strict=False))
+            self.common.plans[sig] = (body, by_group, by_call)
+        shared, mapping = self.share_of(body)
+        renamed: dict[str, str] = {}
+        for g, gn, gid in zip(group, sigs.group_norms, gids, strict=True):
+            known[g] = renamed[gid] = mapping[by_group[gn]]
+        for c, cn in zip(calls, sigs.call_norms, strict=True):
+            known[c] = mapping[by_call[cn]]
+        return shared, renamed
 
     @staticmethod
     def refuse_subqueries(sel: exp.Select) -> None:
@@ -302,6 +393,7 @@ class Planner(
         having = sel.args.get("having")
         calls = [c for e in [*items, *([having] if having else [])] for c in find_aggs(e)]
         known: dict[exp.Expression, str] = {}
+        renamed: dict[str, str] = {}
         if group or calls:
             gids = []
             for g in group:
@@ -315,9 +407,7 @@ class Planner(
                 (agg_kind(c) or "udaf", bool(c.find(exp.Distinct)), bool(c.find(exp.Order)))
                 for c in calls
             ]
-            node = self.hash_agg(node, gids, specs) if gids else self.simple_agg(node, specs)
-            for c, cid in zip(calls, node.cols[len(gids) :], strict=False):
-                known[c] = cid
+            node, renamed = self.aggregate(sel, node, group, gids, calls, specs, known)
             node = unary("StreamProject", node)
             if sel.args.get("having"):
                 node = unary("StreamFilter", node)
@@ -328,6 +418,7 @@ class Planner(
             cid = known.get(inner)
             if cid is None and isinstance(inner, exp.Column):
                 cid = rel.resolve(inner)
+                cid = renamed.get(cid, cid) if cid is not None else None
                 if cid is None or (known and cid not in node.cols):
                     raise FragmenterError(f"Item not found: Invalid column: {inner.name}")
             if isinstance(inner, exp.Window):

@@ -93,6 +93,16 @@ NESTED_LOOP_HINT = (
     "expensive to run. Consider rewriting the query to use dynamic filter as a substitute if "
     "possible.\nSee also: https://docs.risingwave.com/processing/sql/dynamic-filters"
 )
+# logical_join.rs:1610-1616 (to_stream: a now() condition left in a join's ON).
+NOW_IN_JOIN = (
+    "Not supported: optimizer has tried to separate the temporal predicate(with now() "
+    "expression) from the on condition, but it still reminded in on join's condition. "
+    "Considering move it into WHERE clause?"
+)
+NOW_IN_JOIN_HINT = (
+    "please refer to https://docs.risingwave.com/processing/sql/temporal-filters for more "
+    "information"
+)
 CROSS_DB_UNSUPPORTED = (
     "Not supported: We currently do not support cross database scan in replicated or "
     "without-snapshot mode."
@@ -105,7 +115,12 @@ SHARED_SOURCE_NOTICE = 'snapshot backfill disabled due to using shared source So
 # `enable_index_selection` it also plans switched off. The others, set away from their default,
 # refuse a plan holding an operator they reshape (risingwave-fragmenter.md §5), rather than give
 # the default's graph.
-MODELLED_SETTINGS: dict[str, str] = {"enable_share_plan": "true", "enable_index_selection": "true"}
+MODELLED_SETTINGS: dict[str, str] = {
+    "enable_share_plan": "true",
+    "enable_index_selection": "true",
+    "enable_join_ordering": "true",
+    "streaming_enable_bushy_join": "true",
+}
 RESHAPING_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "streaming_separate_consecutive_join": ("false", ("StreamHashJoin",)),
     "streaming_enable_unaligned_join": ("false", ("StreamHashJoin",)),

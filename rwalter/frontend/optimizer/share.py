@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
+from rwalter.frontend.optimizer.common_subplan import VIEW_ID
 from rwalter.frontend.optimizer.plan_node import Dist, Node
 from rwalter.frontend.optimizer.rel import Rel
 from rwalter.sql.dialect import real_value
+from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 
 @dataclass
@@ -28,6 +30,7 @@ class CteDef:
     visible: dict[str, CteDef]
     refs: int = 0
     planned: tuple[Node, list[tuple[str, str]]] | None = field(default=None, repr=False)
+    columns: tuple[str, ...] = ()  # WITH name (col, ...): the first outputs renamed
 
 
 def cte_name(cte: exp.CTE) -> str:
@@ -43,7 +46,13 @@ class SharePlanner:
             return
         new: dict[str, CteDef] = {}
         for cte in with_.expressions:
-            new[cte_name(cte)] = self.ctes[cte_name(cte)] = CteDef(cte.this, dict(self.ctes))
+            alias = cte.args.get("alias")
+            cols = tuple(
+                real_value(c) if isinstance(c, exp.Identifier) else c.name.lower()
+                for c in (alias.args.get("columns") or [] if alias is not None else [])
+            )
+            d = CteDef(cte.this, dict(self.ctes), columns=cols)
+            new[cte_name(cte)] = self.ctes[cte_name(cte)] = d
         self.count_refs(sel, new)
 
     def count_refs(self, node: exp.Expression, scope: dict[str, CteDef]) -> None:
@@ -61,25 +70,49 @@ class SharePlanner:
                 planned = self.plan(d.body)
             finally:
                 self.ctes = saved
-            if d.refs < 2:
-                return self.rel_of(planned, alias)
+            if d.refs < 2 or _bare_scan(planned):
+                return self.rel_of(_column_aliases(planned, d.columns), alias)
             d.planned = planned
         body, outs = d.planned
         node, mapping = self.share_of(body)
-        return self.rel_of((node, [(name, mapping[cid]) for name, cid in outs]), alias)
+        outs = [(name, mapping[cid]) for name, cid in outs]
+        return self.rel_of(_column_aliases((node, outs), d.columns), alias)
 
     def count_source_refs(self, q: exp.Expression) -> dict[str, int]:
-        """How often each (non-shared) source is read: one read twice is planned once and
-        shared (``logical_optimization.rs``, ``share_source``; planner test
-        ``share.yaml/self_join``)."""
+        """How often each source is read: one read twice is planned once and shared. With
+        ``enable_share_plan`` on, common sub-plan sharing shares it (a share over a source is
+        not pruned), and a view read twice is one shared plan, so its body counts once; with it
+        off, ``ShareSourceRewriter`` still shares every source read more than once
+        (``logical_optimization.rs:722-740``, ``plan_node/merge_eq_nodes.rs:116-130``,
+        ``plan_rewriter/share_source_rewriter.rs``; planner test ``share.yaml/self_join``)."""
         refs: dict[str, int] = {}
-        if not self.share_plans:
-            return refs
-        for t in q.find_all(exp.Table):
-            info = self.lookup(real_value(t.this) if isinstance(t.this, exp.Identifier) else t.name)
-            if info is not None and info.kind == "source" and not info.is_shared_source:
+        for t in self.walk_read(q, self.share_plans):
+            if not isinstance(t, exp.Table):
+                continue
+            window = window_call(t)  # TUMBLE(s, ...) / HOP(s, ...) read the source s too
+            name = window_relation(window[1]) if window else self.table_name(t)
+            info = self.lookup(name) if name else None
+            if info is not None and info.kind == "source":
                 refs[info.name] = refs.get(info.name, 0) + 1
         return refs
+
+    def count_view_refs(self, q: exp.Expression) -> dict[int, int]:
+        """How often each view is read: the binder binds every reference of one view to one
+        share (``binder/relation/table_or_source.rs:636-645``, ``shared_views``)."""
+        refs: dict[int, int] = {}
+        if self.share_plans:
+            for x in self.walk_read(q, True):
+                if isinstance(x, exp.Subquery) and VIEW_ID in x.meta:
+                    refs[x.meta[VIEW_ID]] = refs.get(x.meta[VIEW_ID], 0) + 1
+        return refs
+
+    def view_rel(self, sub: exp.Subquery, alias: str) -> Rel | None:
+        """A view read more than once: one shared plan (``None``: plan it in place)."""
+        view_id = sub.meta.get(VIEW_ID)
+        if view_id is None or self.view_refs.get(view_id, 0) < 2:
+            return None
+        d = self.view_defs.setdefault(view_id, CteDef(sub.this, {}, self.view_refs[view_id]))
+        return self.cte_rel(d, alias)
 
     def shared_source(self, info, node: Node, ids: dict[str, str], alias: str) -> Rel:
         """A reference to a source read more than once: a share of its one StreamSource."""
@@ -98,6 +131,9 @@ class SharePlanner:
         self.struct_fields.update(
             (mapping[c], f) for c, f in list(self.struct_fields.items()) if c in mapping
         )
+        # A share passes its input's columns through: watermarks too.
+        self.watermark_ids.update(mapping[c] for c in body.cols if c in self.watermark_ids)
+        self.plain_scan_ids.update(mapping[c] for c in body.cols if c in self.plain_scan_ids)
         return _share(body, mapping), mapping
 
     @staticmethod
@@ -119,6 +155,30 @@ def _share(body: Node, mapping: dict[str, str]) -> Node:
         [mapping.get(c, c) for c in body.stream_key],
         body.append_only,
         share_id=id(body),
+    )
+
+
+def _column_aliases(
+    planned: tuple[Node, list[tuple[str, str]]], columns: tuple[str, ...]
+) -> tuple[Node, list[tuple[str, str]]]:
+    """A CTE's column list names its first outputs (``binder/query.rs``, ``bind_with``)."""
+    node, outs = planned
+    if not columns:
+        return planned
+    return node, [(columns[i] if i < len(columns) else n, c) for i, (n, c) in enumerate(outs)]
+
+
+def _bare_scan(planned: tuple[Node, list[tuple[str, str]]]) -> bool:
+    """A plan that is a table scan with all its columns: such a share is pruned
+    (``plan_node/merge_eq_nodes.rs:116-130``, after ``PROJECT_REMOVE`` drops the identity
+    projection), so every reference scans on its own."""
+    node, outs = planned
+    info = node.relation
+    return (
+        node.op == "StreamTableScan"
+        and info is not None
+        and node.names is not None
+        and [cid for _, cid in outs] == [node.names[c] for c in info.columns]
     )
 
 

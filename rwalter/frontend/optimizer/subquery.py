@@ -59,6 +59,8 @@ class SubqueryPlanner:
             lhs, query = inner.this, inner.expression.this
         elif isinstance(inner, _RANGE) and not anti and _scalar_side(inner) is not None:
             return self.dynamic_filter(inner, rel, node)
+        elif isinstance(inner, exp.EQ) and not anti and _scalar_side(inner) is not None:
+            return self.scalar_equality(inner, rel, node)
         else:
             raise UnsupportedPlan(_describe(c))
         query = query.this if isinstance(query, exp.Subquery) else query
@@ -125,6 +127,28 @@ class SubqueryPlanner:
             node.stream_key,
             node.append_only,
         )
+
+    def scalar_equality(self, c: exp.Expression, rel: Rel, node: Node) -> Node:
+        """``expr = (one-row subquery)``: the apply becomes an inner join on the equality, a
+        hash join whose right side is the subquery hashed out of its SINGLE fragment (only range
+        comparisons make a dynamic filter, ``dynamic_filter_candidate``, logical_join.rs:1399-1420;
+        planner test ``tpch.yaml`` tpch_q15)."""
+        sub = _scalar_side(c)
+        other = c.expression if sub is c.this else c.this
+        query = sub.this
+        if not isinstance(query, exp.Select) or not _one_row(query):
+            raise UnsupportedPlan("a scalar subquery in WHERE")
+        correlated, _ = self.split_correlation(query, rel)
+        if correlated or subquery_of(other) is not None:
+            raise UnsupportedPlan("a scalar subquery in WHERE")
+        right, outs = self.plan(query)
+        if len(outs) != 1:
+            raise UnsupportedPlan("a scalar subquery with more than one column")
+        keyed, lid = self.keyed(Rel(node, rel.scope), other)
+        join = self.hash_join(keyed.node, right, [(lid, outs[0][1])], "")
+        join.cols = list(node.cols)
+        join.stream_key = list(dict.fromkeys([*node.stream_key, lid]))
+        return join
 
     def split_correlation(
         self, query: exp.Expression, outer: Rel

@@ -333,9 +333,12 @@ RWalter.Generator.TRANSFORMS.update(_TRANSFORMS)
 RWalter.generator_class = RWalter.Generator
 
 
-def to_sql(node: exp.Expression) -> str:
-    """Print a node the way RisingWave prints it (its ``Display``); queries via sqlglot."""
-    return node.sql(dialect=RWalter)
+def to_sql(node: exp.Expression, *, copy: bool = True) -> str:
+    """Print a node the way RisingWave prints it (its ``Display``); queries via sqlglot.
+
+    ``copy=False`` lets the printer work on ``node`` itself (it may change it): for a node
+    the caller made for printing and drops afterwards."""
+    return node.sql(dialect=RWalter, copy=copy)
 
 
 def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) -> str:
