@@ -101,10 +101,9 @@ class SubqueryPlanner:
         join.stream_key = list(dict.fromkeys([*node.stream_key, *(p[0] for p in pairs)]))
         return join
 
-    def dynamic_filter(self, c: exp.Expression, rel: Rel, node: Node) -> Node:
-        """``expr < (one-row subquery)``: a StreamDynamicFilter whose right side is the subquery,
-        broadcast from its SINGLE fragment (``logical_join.rs:1399-1420``, ``1643-1647``; planner
-        test ``dynamic_filter.yaml``)."""
+    def _scalar_operands(self, c: exp.Expression, rel: Rel) -> tuple[exp.Expression, Node, list]:
+        """``expr <op> (one-row subquery)``: the other operand, the subquery's plan and its one
+        output; what rwalter cannot plan (correlated, several rows or columns) is refused."""
         sub = _scalar_side(c)
         other = c.expression if sub is c.this else c.this
         query = sub.this
@@ -116,6 +115,13 @@ class SubqueryPlanner:
         right, outs = self.plan(query)
         if len(outs) != 1:
             raise UnsupportedPlan("a scalar subquery with more than one column")
+        return other, right, outs
+
+    def dynamic_filter(self, c: exp.Expression, rel: Rel, node: Node) -> Node:
+        """``expr < (one-row subquery)``: a StreamDynamicFilter whose right side is the subquery,
+        broadcast from its SINGLE fragment (``logical_join.rs:1399-1420``, ``1643-1647``; planner
+        test ``dynamic_filter.yaml``)."""
+        other, right, _ = self._scalar_operands(c, rel)
         if not isinstance(other, exp.Column) or rel.resolve(other) is None:
             node = unary("StreamProject", node, cols=[*node.cols, self.fresh("$expr")])
         broadcast = exchange(right, "BROADCAST", Dist("broadcast"))
@@ -133,17 +139,7 @@ class SubqueryPlanner:
         hash join whose right side is the subquery hashed out of its SINGLE fragment (only range
         comparisons make a dynamic filter, ``dynamic_filter_candidate``, logical_join.rs:1399-1420;
         planner test ``tpch.yaml`` tpch_q15)."""
-        sub = _scalar_side(c)
-        other = c.expression if sub is c.this else c.this
-        query = sub.this
-        if not isinstance(query, exp.Select) or not _one_row(query):
-            raise UnsupportedPlan("a scalar subquery in WHERE")
-        correlated, _ = self.split_correlation(query, rel)
-        if correlated or subquery_of(other) is not None:
-            raise UnsupportedPlan("a scalar subquery in WHERE")
-        right, outs = self.plan(query)
-        if len(outs) != 1:
-            raise UnsupportedPlan("a scalar subquery with more than one column")
+        other, right, outs = self._scalar_operands(c, rel)
         keyed, lid = self.keyed(Rel(node, rel.scope), other)
         join = self.hash_join(keyed.node, right, [(lid, outs[0][1])], "")
         join.cols = list(node.cols)
