@@ -51,6 +51,7 @@ from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
+from rwalter.sql.dialect.arithmetic import expr_error_causes
 from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call
 
@@ -174,8 +175,9 @@ def duck_error(exc: Exception) -> RwError:
     if isinstance(exc, duckdb.InterruptException):
         raise KeyboardInterrupt from None
     text = str(exc).split("\n")[0]
-    if EXPR_ERROR_SEP in text:  # a store function's evaluation error, RisingWave's causes
-        return RwError(text[text.find("Expr error") :].split(EXPR_ERROR_SEP), QUERY)
+    causes = expr_error_causes(text)  # a row the evaluator cannot compute: RisingWave's causes
+    if causes is not None:
+        return RwError(causes, QUERY)
     for prefix in (
         "Catalog Error: ",
         "Binder Error: ",
@@ -200,9 +202,6 @@ def duck_error(exc: Exception) -> RwError:
         return unmodelled(f"the function {missing.group(1)}")
     return RwError([text], QUERY)
 
-
-# What separates the causes of a store function's evaluation error (catalog_views_pg).
-EXPR_ERROR_SEP = "\x1f"
 
 # DuckDB's text for a function it lacks; never shown as such (nothing of DuckDB shows through).
 _DUCK_NO_FUNCTION = re.compile(

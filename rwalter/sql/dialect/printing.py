@@ -10,6 +10,7 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from rwalter.sql import ast
+from rwalter.sql.dialect.arithmetic import rewrite_arithmetic
 from rwalter.sql.dialect.cursor import RWalter
 from rwalter.sql.dialect.dispatch import parse_statement
 from rwalter.sql.dialect.struct_fields import rewrite_field_wildcards
@@ -343,6 +344,7 @@ def to_sql(node: exp.Expression, *, copy: bool = True) -> str:
 
 def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) -> str:
     """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries,
-    ``(s).*`` as ``UNNEST(s)``)."""
+    ``(s).*`` as ``UNNEST(s)``, division and modulus as RisingWave computes them)."""
     node = parse_statement(node_or_sql) if isinstance(node_or_sql, str) else node_or_sql
-    return rewrite_field_wildcards(rewrite_windows(node)).sql(dialect="duckdb", pretty=pretty)
+    node = rewrite_arithmetic(rewrite_field_wildcards(rewrite_windows(node)))
+    return node.sql(dialect="duckdb", pretty=pretty)

@@ -1,0 +1,137 @@
+"""RisingWave's integer arithmetic on DuckDB: typed division, and the errors of ``/``, ``%``, ``+``,
+``-`` and ``*`` as RisingWave's expression evaluator reports them.
+
+Why it exists: a batch query (and the view behind a materialized view) is evaluated by DuckDB,
+whose ``/`` always divides as floats (``5 / 2`` is ``2.5``) and whose errors are its own. RisingWave
+divides two integers as integers (``divide(*int, *int) -> auto``, truncating: ``-7 / 2`` is ``-3``)
+and fails a row it cannot compute with three causes (``src/expr/core/src/error.rs``): ``Expr
+error``, ``error while evaluating expression `general_div('1', '0')``` (the Rust function with the
+row's arguments quoted) and the reason, pinned by ``e2e_test/error_ui/simple/main.slt:47-66``.
+From ``src/expr/impl/src/scalar/arithmetic_op.rs``:
+
+==========  =================  ======================================================
+operator    function           fails with
+==========  =================  ======================================================
+``+``       ``general_add``    ``Numeric out of range`` (checked_add, :30-39)
+``-``       ``general_sub``    ``Numeric out of range`` (checked_sub, :46-55)
+``*``       ``general_mul``    ``Numeric out of range`` (checked_mul, :61-70)
+``/``       ``general_div``    ``Division by zero`` for an integer or numeric divisor 0
+                               (checked_div, :78-94); floats give inf/NaN instead
+                               (``ordered_float.rs:458-465``)
+``%``       ``general_mod``    ``Numeric out of range`` for a divisor 0 (checked_rem, :98-108)
+==========  =================  ======================================================
+
+DuckDB's ``//`` divides typed (integers as integers, anything else as floats), so ``/`` is
+printed ``//``; a divisor that is not a non-zero literal is guarded, so that the error names the
+row's arguments as RisingWave's does. Overflows DuckDB detects itself and names with the
+arguments (``Overflow in addition of INT32 (2147483647 + 1)!``); :func:`expr_error_causes`
+turns that text into RisingWave's causes. rwalter does not model a float divided by zero: DuckDB's
+``//`` refuses it where RisingWave answers ``Infinity`` or ``NaN`` (README, "not simulated").
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+__all__ = ["EXPR_ERROR_SEP", "expr_error_causes", "rewrite_arithmetic"]
+
+# What separates RisingWave's causes inside a DuckDB error raised by ``error(...)``.
+EXPR_ERROR_SEP = "\x1f"
+
+# A guarded operand prints into the error's text; past this size the guard would copy large
+# expressions (and nest copies of copies), so DuckDB's own check and text are used instead.
+_GUARD_MAX_SQL = 400
+
+# operator class -> (RisingWave's function, the reason when its divisor is 0)
+_GUARDED: dict[type[exp.Expression], tuple[str, str]] = {
+    exp.Div: ("general_div", "Division by zero"),
+    exp.Mod: ("general_mod", "Numeric out of range"),
+}
+
+# DuckDB's name of an overflowing operation -> RisingWave's function
+_OVERFLOW_FUNCTIONS = {
+    "addition": "general_add",
+    "subtraction": "general_sub",
+    "multiplication": "general_mul",
+}
+_DUCK_OVERFLOW = re.compile(r"Overflow in (\w+) of \w+ \((\S+) [-+*] (\S+)\)!")
+_DUCK_ZERO = re.compile(r"Division by zero in expression \((.+?) (//|%) (.+?)\)\. ")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def rewrite_arithmetic(node: exp.Expression) -> exp.Expression:
+    """``node`` (a copy, when anything changes) with ``/`` as DuckDB's typed ``//`` and each
+    division or modulus by something other than a non-zero literal guarded by RisingWave's
+    error for a zero divisor."""
+    if not any(True for _ in node.find_all(exp.Div, exp.Mod)):
+        return node
+    node = node.copy()
+    # Innermost first, so that a guard prints its operands already rewritten.
+    for op in reversed(list(node.find_all(exp.Div, exp.Mod))):
+        op.replace(_rewritten(op))
+    return node
+
+
+def _rewritten(op: exp.Div | exp.Mod) -> exp.Expression:
+    left, right = op.this, op.expression
+    plain: exp.Expression = (
+        exp.IntDiv(this=left.copy(), expression=right.copy())
+        if isinstance(op, exp.Div)
+        else exp.Mod(this=left.copy(), expression=right.copy())
+    )
+    if _nonzero_literal(right):
+        return plain
+    left_sql, right_sql = left.sql("duckdb"), right.sql("duckdb")
+    if len(left_sql) + len(right_sql) > _GUARD_MAX_SQL:
+        return plain
+    function, reason = _GUARDED[type(op)]
+    zero = exp.EQ(this=exp.Paren(this=right.copy()), expression=exp.Literal.number(0))
+    message = (
+        f"'Expr error' || chr(31) || 'error while evaluating expression `{function}(''' || "
+        f"CAST(({left_sql}) AS VARCHAR) || ''', ''' || CAST(({right_sql}) AS VARCHAR) || "
+        f"''')`' || chr(31) || '{reason}'"
+    )
+    failure = exp.Anonymous(this="error", expressions=[exp.maybe_parse(message, dialect="duckdb")])
+    return exp.Paren(this=exp.Case(ifs=[exp.If(this=zero, true=failure)], default=plain))
+
+
+def _nonzero_literal(e: exp.Expression) -> bool:
+    while isinstance(e, exp.Paren | exp.Neg):
+        e = e.this
+    return isinstance(e, exp.Literal) and not e.is_string and float(e.this or 0) != 0
+
+
+def expr_error_causes(duck_text: str) -> list[str] | None:
+    """RisingWave's causes for a DuckDB evaluation error of arithmetic, else None.
+
+    A guarded division's text is already RisingWave's (split on :data:`EXPR_ERROR_SEP`); an
+    overflow, or an unguarded division of two literals, is read from DuckDB's text, which names
+    the arguments."""
+    if EXPR_ERROR_SEP in duck_text:
+        return duck_text[duck_text.find("Expr error") :].split(EXPR_ERROR_SEP)
+    found = _DUCK_OVERFLOW.search(duck_text)
+    if found and found.group(1) in _OVERFLOW_FUNCTIONS:
+        return _causes(
+            _OVERFLOW_FUNCTIONS[found.group(1)],
+            found.group(2),
+            found.group(3),
+            "Numeric out of range",
+        )
+    found = _DUCK_ZERO.search(duck_text)
+    if found:
+        function, reason = _GUARDED[exp.Div if found.group(2) == "//" else exp.Mod]
+        if _NUMBER.fullmatch(found.group(1)) and _NUMBER.fullmatch(found.group(3)):
+            return _causes(function, found.group(1), found.group(3), reason)
+        # An unguarded operand too large to print: the row's arguments are not known here.
+        return ["Expr error", reason]
+    return None
+
+
+def _causes(function: str, left: str, right: str, reason: str) -> list[str]:
+    return [
+        "Expr error",
+        f"error while evaluating expression `{function}('{left}', '{right}')`",
+        reason,
+    ]
