@@ -103,6 +103,11 @@ def _type_alias(data_type: exp.DataType) -> str | None:
     return _TYPE_ALIAS.get(data_type.this)
 
 
+# sqlglot parses these operators into function nodes; RisingWave binds an operator as a
+# BinaryOp/UnaryOp, which derives no name (select.rs:706-727).
+_OPERATOR_FUNCS = (exp.Binary, exp.Unary, exp.Sqrt, exp.Cbrt)
+
+
 def derive_alias(e: exp.Expression) -> str:
     """The column name RisingWave gives an unaliased select item, ``?column?`` when it derives
     none (``derive_alias``, ``binder/select.rs:706-727``): a column or a field access
@@ -127,6 +132,8 @@ def derive_alias(e: exp.Expression) -> str:
         return "interval"
     if isinstance(e, exp.Func):
         written = e.meta.get("rw_name")  # the name as typed (sqlglot may rename the call)
+        if written is None and isinstance(e, _OPERATOR_FUNCS):  # ``2 ^ 10``, ``|/ 9``
+            return "?column?"
         name = written or (e.sql_name() if not isinstance(e, exp.Anonymous) else e.name)
         return name.lower()
     return "?column?"

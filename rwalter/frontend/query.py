@@ -10,8 +10,6 @@ text psql prints for RisingWave's types (``t``/``f``, ``{a,b}`` arrays, timestam
 
 from __future__ import annotations
 
-import datetime as dt
-import math
 import re
 
 import duckdb
@@ -47,6 +45,7 @@ from rwalter.frontend.surface import (
     no_matching_call,
     user_columns,
 )
+from rwalter.frontend.to_text import text_for_type
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
@@ -74,34 +73,6 @@ def _too_many(what: str, limit: int) -> RwError:
         ],
         UNSUPPORTED_STATEMENT,
     )
-
-
-def pg_text(value: object) -> str | None:
-    """The text psql prints for a value RisingWave sends."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "t" if value else "f"
-    if isinstance(value, list | tuple):
-        return "{" + ",".join("NULL" if v is None else _array_item(v) for v in value) + "}"
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is not None:
-            return value.astimezone(dt.UTC).isoformat(sep=" ").replace("+00:00", "+00:00")
-        return value.isoformat(sep=" ")
-    if isinstance(value, float):
-        if not math.isfinite(value):  # to_text.rs:129-132
-            return "NaN" if math.isnan(value) else ("-Infinity" if value < 0 else "Infinity")
-        if value == 0 and math.copysign(1.0, value) < 0:
-            return "-0"
-        return repr(value) if value != int(value) or abs(value) >= 1e16 else str(int(value))
-    return str(value)
-
-
-def _array_item(v: object) -> str:
-    text = pg_text(v) or ""
-    if text == "" or any(c in text for c in ',{}" \\'):
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return text
 
 
 TYPE_LETTER = {
@@ -378,10 +349,11 @@ def run_duck(session, sql: str) -> Result:
         raise duck_error(exc) from None
     columns = [d[0] for d in description]
     types = "".join(_letter(d[1]) for d in description)
+    texts = [text_for_type(d[1]) for d in description]
     return Result(
         tag="SELECT",
         columns=columns,
-        rows=[[pg_text(v) for v in r] for r in rows],
+        rows=[[text(v) for text, v in zip(texts, r, strict=True)] for r in rows],
         types=types,
         column_types=[rw_type(d[1]) for d in description],
         returns_rows=True,
