@@ -103,9 +103,19 @@ def _type_alias(data_type: exp.DataType) -> str | None:
     return _TYPE_ALIAS.get(data_type.this)
 
 
-# sqlglot parses these operators into function nodes; RisingWave binds an operator as a
-# BinaryOp/UnaryOp, which derives no name (select.rs:706-727).
-_OPERATOR_FUNCS = (exp.Binary, exp.Unary, exp.Sqrt, exp.Cbrt)
+# Nodes sqlglot makes of what RisingWave's parser reads as an operator (``2 ^ 10``, ``|/ 9``:
+# BinaryOp/UnaryOp) or as its own expression (``SUBSTRING``, ``POSITION``, ``OVERLAY`` and
+# ``TRIM`` are keywords, parser.rs:631-635): derive_alias names none of them.
+_NAMELESS = (
+    exp.Binary,
+    exp.Unary,
+    exp.Sqrt,
+    exp.Cbrt,
+    exp.StrPosition,
+    exp.Substring,
+    exp.Overlay,
+    exp.Trim,
+)
 
 
 def derive_alias(e: exp.Expression) -> str:
@@ -130,12 +140,15 @@ def derive_alias(e: exp.Expression) -> str:
         return derive_alias(e.this)
     if isinstance(e, exp.Interval):
         return "interval"
+    written = e.meta.get("rw_name")  # a call's name as typed (sqlglot may rename the call)
+    if written is not None:
+        return written.lower()
+    if isinstance(e, exp.WithinGroup):  # percentile_cont(0.5) WITHIN GROUP (...)
+        return derive_alias(e.this)
+    if isinstance(e, _NAMELESS):
+        return "?column?"
     if isinstance(e, exp.Func):
-        written = e.meta.get("rw_name")  # the name as typed (sqlglot may rename the call)
-        if written is None and isinstance(e, _OPERATOR_FUNCS):  # ``2 ^ 10``, ``|/ 9``
-            return "?column?"
-        name = written or (e.sql_name() if not isinstance(e, exp.Anonymous) else e.name)
-        return name.lower()
+        return (e.sql_name() if not isinstance(e, exp.Anonymous) else e.name).lower()
     return "?column?"
 
 

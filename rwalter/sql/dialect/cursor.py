@@ -7,6 +7,9 @@ RisingWave does (``tokenizer.rs:108-151``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from sqlglot import exp
 from sqlglot.dialects.risingwave import RisingWave
 from sqlglot.errors import ErrorLevel
@@ -17,6 +20,23 @@ from rwalter.sql.dialect.errors import _Fail, _position
 # --------------------------------------------------------------------------------------------
 # The sqlglot dialect
 # --------------------------------------------------------------------------------------------
+
+
+# Calls sqlglot parses into nodes of another name (STRING_AGG -> GroupConcat, DATE_PART ->
+# Extract) with no record of how they were written; the name is kept in ``meta["rw_name"]``, as
+# for every other call, since RisingWave names a select item after the call as written
+# (``derive_alias``, ``binder/select.rs:706-727``).
+_RENAMED_CALLS = frozenset({"STRING_AGG", "DATE_PART"})
+
+
+def _keeping_name(name: str, parse: Callable[..., Any]) -> Callable[..., Any]:
+    def parse_call(self: Any) -> Any:
+        node = parse(self)
+        if isinstance(node, exp.Expression):
+            node.meta["rw_name"] = name
+        return node
+
+    return parse_call
 
 
 class RWalter(RisingWave):
@@ -33,6 +53,15 @@ class RWalter(RisingWave):
         COMMANDS: set[TokenType] = set()
 
     class Parser(RisingWave.parser_class):  # type: ignore[name-defined,misc]
+        FUNCTION_PARSERS = {
+            **RisingWave.parser_class.FUNCTION_PARSERS,
+            **{
+                name: _keeping_name(name.lower(), parse)
+                for name, parse in RisingWave.parser_class.FUNCTION_PARSERS.items()
+                if name in _RENAMED_CALLS
+            },
+        }
+
         def raise_error(self, message: str, token: Token | None = None) -> None:  # type: ignore[override]
             # sqlglot marks "no token" (past the end) with a falsy sentinel, not None
             tok = token or self._curr
