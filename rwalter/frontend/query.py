@@ -50,7 +50,7 @@ from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
-from rwalter.sql.dialect.arithmetic import expr_error_causes
+from rwalter.sql.dialect.evaluation import expr_error_causes
 from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call
 

@@ -109,7 +109,9 @@ def test_duckdb_names_are_not_found(session: Session, sql: str, causes: list[str
                 ]
             ],
         ),
-        ("SELECT substring(version() from 1 for 16)", ["substring"], [["PostgreSQL 13.14"]]),
+        # SUBSTRING is a keyword with an expression of its own (parser.rs:632), which
+        # derive_alias names by nothing (binder/select.rs:706-727)
+        ("SELECT substring(version() from 1 for 16)", ["?column?"], [["PostgreSQL 13.14"]]),
         # e2e_test/batch/catalog/sysinfo.slt.part
         (
             "SELECT current_database(), current_schema(), current_schema, current_user",

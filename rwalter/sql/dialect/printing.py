@@ -10,9 +10,9 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from rwalter.sql import ast
-from rwalter.sql.dialect.arithmetic import rewrite_arithmetic
 from rwalter.sql.dialect.cursor import RWalter
 from rwalter.sql.dialect.dispatch import parse_statement
+from rwalter.sql.dialect.evaluation import rewrite_evaluation
 from rwalter.sql.dialect.struct_fields import rewrite_field_wildcards
 from rwalter.sql.dialect.time_windows import rewrite_windows
 from rwalter.sql.dialect.values import _render_literal
@@ -346,5 +346,5 @@ def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) 
     """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries,
     ``(s).*`` as ``UNNEST(s)``, division and modulus as RisingWave computes them)."""
     node = parse_statement(node_or_sql) if isinstance(node_or_sql, str) else node_or_sql
-    node = rewrite_arithmetic(rewrite_field_wildcards(rewrite_windows(node)))
+    node = rewrite_evaluation(rewrite_field_wildcards(rewrite_windows(node)))
     return node.sql(dialect="duckdb", pretty=pretty)

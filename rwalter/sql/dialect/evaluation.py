@@ -1,5 +1,6 @@
-"""RisingWave's integer arithmetic on DuckDB: typed division, and the errors of ``/``, ``%``, ``+``,
-``-`` and ``*`` as RisingWave's expression evaluator reports them.
+"""RisingWave's expression evaluation on DuckDB where the two differ: typed division, a string cast
+to an integer, and the errors of ``/``, ``%``, ``+``, ``-``, ``*`` and ``str_parse`` as RisingWave's
+evaluator reports them.
 
 Why it exists: a batch query (and the view behind a materialized view) is evaluated by DuckDB,
 whose ``/`` always divides as floats (``5 / 2`` is ``2.5``) and whose errors are its own. RisingWave
@@ -27,6 +28,13 @@ row's arguments as RisingWave's does. Overflows DuckDB detects itself and names 
 arguments (``Overflow in addition of INT32 (2147483647 + 1)!``); :func:`expr_error_causes`
 turns that text into RisingWave's causes. rwalter does not model a float divided by zero: DuckDB's
 ``//`` refuses it where RisingWave answers ``Infinity`` or ``NaN`` (README, "not simulated").
+
+A string literal cast to an integer (``'x'::int``) is parsed as Rust's ``i16/i32/i64::from_str``
+parses it after ``str_parse``'s trim (``src/expr/impl/src/scalar/cast.rs:34-52``): DuckDB would
+take ``'1.5'``, ``'1e2'``, ``'0x10'`` and ``'1_000'``. One that does not parse becomes the
+evaluation error RisingWave raises for it when the row is computed (the binder's eager parse
+failed, so the cast stays a call: ``expr/function_call.rs:132-145``):
+``str_parse('x')`` / ``Parse error: integer invalid digit found in string``.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ import re
 
 from sqlglot import exp
 
-__all__ = ["EXPR_ERROR_SEP", "expr_error_causes", "rewrite_arithmetic"]
+__all__ = ["EXPR_ERROR_SEP", "expr_error_causes", "rewrite_evaluation"]
 
 # What separates RisingWave's causes inside a DuckDB error raised by ``error(...)``.
 EXPR_ERROR_SEP = "\x1f"
@@ -61,17 +69,77 @@ _DUCK_ZERO = re.compile(r"Division by zero in expression \((.+?) (//|%) (.+?)\)\
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
-def rewrite_arithmetic(node: exp.Expression) -> exp.Expression:
-    """``node`` (a copy, when anything changes) with ``/`` as DuckDB's typed ``//`` and each
+def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
+    """``node`` (a copy, when anything changes) with ``/`` as DuckDB's typed ``//``, each
     division or modulus by something other than a non-zero literal guarded by RisingWave's
-    error for a zero divisor."""
-    if not any(True for _ in node.find_all(exp.Div, exp.Mod)):
+    error for a zero divisor, and each string literal cast to an integer parsed as RisingWave
+    parses it."""
+    casts = [c for c in node.find_all(exp.Cast) if _string_to_integer(c)]
+    if not casts and not any(True for _ in node.find_all(exp.Div, exp.Mod)):
         return node
     node = node.copy()
+    for cast in [c for c in node.find_all(exp.Cast) if _string_to_integer(c)]:
+        cast.replace(_parsed_integer(cast))
     # Innermost first, so that a guard prints its operands already rewritten.
     for op in reversed(list(node.find_all(exp.Div, exp.Mod))):
         op.replace(_rewritten(op))
     return node
+
+
+# sqlglot's integer types -> (RisingWave's name, as ``ctx.return_type`` prints it; bits)
+_INTEGER_TYPES = {
+    exp.DataType.Type.SMALLINT: ("smallint", 16),
+    exp.DataType.Type.INT: ("integer", 32),
+    exp.DataType.Type.BIGINT: ("bigint", 64),
+}
+
+
+def _string_to_integer(cast: exp.Cast) -> bool:
+    return (
+        isinstance(cast.this, exp.Literal)
+        and cast.this.is_string
+        and cast.to.this in _INTEGER_TYPES
+    )
+
+
+def _parsed_integer(cast: exp.Cast) -> exp.Expression:
+    text = cast.this.this
+    type_name, bits = _INTEGER_TYPES[cast.to.this]
+    problem = rust_integer_error(text.strip(), bits)
+    if problem is None:
+        return exp.Cast(this=exp.Literal.number(int(text.strip())), to=cast.to.copy())
+    causes = [
+        "Expr error",
+        f"error while evaluating expression `str_parse({_sql_quoted(text)})`",
+        f"Parse error: {type_name} {problem}",
+    ]
+    message = " || chr(31) || ".join(_duck_string(c) for c in causes)
+    failure = exp.Anonymous(this="error", expressions=[exp.maybe_parse(message, dialect="duckdb")])
+    return exp.Cast(this=failure, to=cast.to.copy())
+
+
+def rust_integer_error(text: str, bits: int) -> str | None:
+    """Why Rust's ``i{bits}::from_str`` refuses ``text`` (its ``ParseIntError`` text), or None."""
+    if not text:
+        return "cannot parse integer from empty string"
+    digits = text[1:] if text[0] in "+-" else text
+    if not digits or not all("0" <= c <= "9" for c in digits):
+        return "invalid digit found in string"
+    value = int(text)
+    if value >= 1 << (bits - 1):
+        return "number too large to fit in target type"
+    if value < -(1 << (bits - 1)):
+        return "number too small to fit in target type"
+    return None
+
+
+def _sql_quoted(text: str) -> str:
+    """A datum as the error's display quotes it (a string literal, quotes doubled)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _duck_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _rewritten(op: exp.Div | exp.Mod) -> exp.Expression:
