@@ -10,10 +10,9 @@ then cancels with ``KILL %s`` bound to that id.
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
+
+from tests.server.conftest import stop_long_query
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -56,22 +55,10 @@ def test_dbt_finds_its_own_session_and_kills_the_other_sessions_query(server):
             and (r[6] or "").upper().startswith("SHOW PROCESSLIST")
         ]
         assert own == [f"{FRONTEND}:{victim.info.backend_pid}"]
-        errors: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                victim.execute("SELECT count(*) FROM generate_series(1, 20000000000)")
-            except BaseException as exc:
-                errors.append(exc)
-
-        worker = threading.Thread(target=run)
-        worker.start()
-        time.sleep(1.0)
         # psycopg2 (dbt's driver) binds on the client: KILL '1000001:1'
         cur = psycopg.ClientCursor(killer)
-        assert cur.execute("KILL %s", (own[0],)).statusmessage == "KILL"
-        worker.join(timeout=60)
-        assert not worker.is_alive()
+        errors = stop_long_query(victim, lambda: cur.execute("KILL %s", (own[0],)))
+        assert cur.statusmessage == "KILL"
         assert errors and errors[0].diag.message_primary == CANCELLED
         # the kill is spent: the victim's next query runs
         assert victim.execute("SELECT 1").fetchone() == (1,)
