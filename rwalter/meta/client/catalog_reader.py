@@ -56,6 +56,9 @@ class CatalogReader:
     def worker(self, worker_id: int) -> Worker | None:
         return self._catalog.worker(worker_id)
 
+    def workers(self) -> list[Worker]:
+        return self._catalog.workers()
+
     def database_by_name(self, name: str) -> tuple[int, str] | None:
         return self._catalog.database_by_name(name)
 
