@@ -20,6 +20,7 @@ from rwalter.result import Result
 from rwalter.sql.split import Unit, split_script
 
 if TYPE_CHECKING:
+    from rwalter.frontend.processlist import Sessions
     from rwalter.frontend.session_config import SessionConfig
     from rwalter.interrupts import SigintInterrupter
     from rwalter.meta.client import MetaClient
@@ -58,6 +59,9 @@ class Session:
         self.last_query = ""
         # ``'READ ONLY'`` inside ``BEGIN READ ONLY`` (rwalter.frontend.transaction), else None.
         self.transaction: str | None = None
+        # The frontend's session map (``rwalter.frontend.processlist``): the server's clients;
+        # None for a session that runs alone (batch, REPL).
+        self.sessions: Sessions | None = None
         # Set by the interactive and batch entry points: Ctrl-C then interrupts DuckDB too.
         self.interrupter: SigintInterrupter | None = None
 

@@ -280,16 +280,12 @@ def watermark_columns(session, rel: Relation, depth: int = 0) -> tuple[str, ...]
     ``MAYBE_WATERMARK`` (its watermark columns would be derived through its plan)."""
     if not rel.definition or depth > 16:
         return ()
+    if rel.kind in ("table", "source"):
+        return _declared_watermarks(rel.definition)
     try:
         node = parse_statement(rel.definition)
     except Exception:  # a definition rwalter did not write (a live snapshot): assume none
         return ()
-    if rel.kind in ("table", "source"):
-        out = []
-        for w in node.args.get("watermarks") or []:
-            col = w.this
-            out.append(real_value(col) if isinstance(col, exp.Identifier) else col.name.lower())
-        return tuple(out)
     query = node.args.get("query")
     if rel.kind not in ("materialized view", "view") or query is None:
         return ()
@@ -297,6 +293,21 @@ def watermark_columns(session, rel: Relation, depth: int = 0) -> tuple[str, ...]
         if up.id != rel.id and watermark_columns(session, up, depth + 1):
             return (MAYBE_WATERMARK,)
     return ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _declared_watermarks(definition: str) -> tuple[str, ...]:
+    """The watermark columns a CREATE TABLE/SOURCE declares (a pure function of its text, kept:
+    every plan over the table asks, several times per CREATE)."""
+    try:
+        node = parse_statement(definition)
+    except Exception:  # a definition rwalter did not write (a live snapshot): assume none
+        return ()
+    out = []
+    for w in node.args.get("watermarks") or []:
+        col = w.this
+        out.append(real_value(col) if isinstance(col, exp.Identifier) else col.name.lower())
+    return tuple(out)
 
 
 def lookup_for(session):

@@ -44,6 +44,8 @@ HANDLERS: dict[type, tuple[str, str]] = {
     ast.ShowJobs: ("jobs", "handle_show_jobs"),
     ast.ShowObjects: ("show", "handle_show_objects"),
     ast.ShowCreate: ("show", "handle_show_create"),
+    ast.ShowProcessList: ("processlist", "handle_show_processlist"),
+    ast.Kill: ("processlist", "handle_kill"),
     ast.CancelJobs: ("jobs", "handle_cancel"),
     ast.Wait: ("jobs", "handle_wait"),
     ast.Recover: ("jobs", "handle_recover"),

@@ -278,7 +278,8 @@ def create_query_storage(
     bound query's schema, each column's name and RisingWave type, as the catalog keeps it."""
     check_number_literals(query)
     check_field_wildcards(batch, query)
-    sql = transpile_query(name_columns(_current_versions(bind_interval_literals(query))))
+    named = name_columns(_current_versions(bind_interval_literals(query)))
+    sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is
     probe = f"SELECT * FROM {storage_name(name)} LIMIT 0"
     try:
         batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
@@ -532,7 +533,8 @@ def handle_dml(session, node: exp.Expression) -> Result:
         node = node.copy()  # bounded before DuckDB runs it: a billion rows are never made
         node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
     try:
-        cur = session.client.batch.execute(transpile_query(bind_interval_literals(node)))
+        bound = bind_interval_literals(node)
+        cur = session.client.batch.execute(transpile_query(bound, copy=bound is node))
         count = cur.fetchone()
     except duckdb.Error as exc:
         raise duck_error(exc) from None

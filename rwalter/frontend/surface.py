@@ -56,6 +56,7 @@ from rwalter.frontend.sys_functions import (
     EXTERNAL_QUERIES,
     PRIVILEGE_FUNCTIONS,
     arity_error,
+    batch_now,
     bind_regclass,
     bind_sys_function,
     is_regclass,
@@ -369,7 +370,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
             continue
         if isinstance(f, exp.CurrentTimestamp) and not _args(f):  # now(), current_timestamp
             # (the store's own keyword would read a select item named current_timestamp)
-            clock = exp.Anonymous(this="get_current_timestamp")
+            clock = batch_now(session, name or "current_timestamp")
             if isinstance(f.parent, exp.Select) and f.arg_key == "expressions":
                 clock = exp.alias_(clock, name or "current_timestamp", quoted=True)
             f.replace(clock)

@@ -20,13 +20,20 @@ does. Each call is rewritten before the query reaches the store.
   757-765).
 * ``has_table_privilege``, ``has_any_column_privilege``, ``has_schema_privilege`` and
   ``has_database_privilege`` (``function_impl/has_privilege.rs``): the store's functions of
-  those checks, with the session user when the call names none; ``has_function_privilege`` is
-  not modelled (rwalter models no functions).
+  those checks, with the session user when the call names none; ``has_function_privilege`` of a
+  function named without arguments is not found (rwalter's catalog holds no functions), other
+  forms are not modelled.
 * ``regexp_match(string, pattern [, flags])`` (``src/expr/impl/src/scalar/regexp.rs:146-171``):
   the captures of the first match as ``varchar[]`` (the whole match when the pattern has no
   group), NULL when nothing matches. The pattern and flags must be constants (they are
   prebuilt); flags are ``c``, ``i`` and ``g``. A group that does not take part in the match is
   '' here, where RisingWave gives NULL.
+
+* ``now()`` and ``current_timestamp`` in a batch query or DML (``InlineNowProcTime``,
+  ``src/frontend/src/expr/now.rs:47-80``; ``ReadSnapshot::inline_now_proc_time``,
+  ``src/frontend/src/scheduler/snapshot.rs:132-145``): a constant, the time of the snapshot the
+  query reads, the last committed barrier's epoch. Here that is the simulated clock at its last
+  barrier (one a second), so ``now() - created_at`` in ``rw_catalog`` reads simulated time.
 
 A call with other arguments fails as RisingWave's type inference fails it:
 ``function <name>(<types>) does not exist`` (``expr/type_inference/func.rs:876-889``).
@@ -237,6 +244,18 @@ def _pg_typeof(arg: exp.Expression) -> exp.Expression:
     return exp.DPipe(this=names, expression=dims)
 
 
+def batch_now(session, name: str) -> exp.Expression:
+    """``now()`` inlined as the epoch of the last barrier (a barrier every simulated second); a
+    select item is still named after the call (``name``)."""
+    moment = session.client.catalog.now().replace(microsecond=0)
+    call = exp.Anonymous(
+        this="make_timestamptz",
+        expressions=[exp.Literal.number(int(moment.timestamp()) * 1_000_000)],
+    )
+    call.meta["rw_name"] = name
+    return call
+
+
 def arity_error(name: str, n: int) -> RwError | None:
     """The error a handle that checks its own argument count gives (the privilege functions and
     ``pg_get_expr``: ``Too many/few arguments for pg_catalog.<name>()``, builtin_scalar.rs:
@@ -267,14 +286,33 @@ def _table_oid(session, e: exp.Expression) -> exp.Expression:
     )
 
 
+_FUNCTION_DESC = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_$]*)\s*(?:\(\s*\))?\s*")
+
+
+def _function_privilege(args: list[exp.Expression]) -> exp.Expression | None:
+    """``has_function_privilege([user,] 'name()', privilege)`` (``has_privilege.rs:198-206,
+    336-373``): the function is looked up by name first, and rwalter's catalog holds no
+    functions, so a constant name without arguments is RisingWave's not-found error; any other
+    form stays unmodelled (None)."""
+    texts = [constant_text(a) for a in args]
+    desc = _FUNCTION_DESC.fullmatch(texts[1] or "") if len(args) == 3 else None
+    if desc is None or texts[0] is None or texts[2] is None:
+        return None
+    shown = ", ".join(quote_datum(t) for t in texts)  # type: ignore[arg-type]
+    raise expr_error(
+        f"has_function_privilege_2({shown})",  # the (varchar, varchar, varchar) signature
+        f"Invalid parameter function: function not found: {desc.group(1).lower()}()",
+    )
+
+
 def bind_sys_function(session, name: str, args: list[exp.Expression]) -> exp.Expression | None:
     """The expression a call of one of these functions becomes (None: the store's own);
     the caller has checked the argument count against :data:`ARITIES`."""
     if name in PRIVILEGE_FUNCTIONS:
-        if not PRIVILEGE_FUNCTIONS[name]:
-            return None
         if len(args) == 2:  # the session user (builtin_scalar.rs:669-740)
             args = [exp.Literal.string(SESSION_USER), *args]
+        if not PRIVILEGE_FUNCTIONS[name]:
+            return _function_privilege(args)
         if name in _REGCLASS_ARGUMENT:
             args = [args[0], _table_oid(session, args[1]), args[2]]
         return _store_call(PRIVILEGE_FUNCTIONS[name], args)
@@ -303,6 +341,7 @@ __all__ = [
     "EXTERNAL_QUERIES",
     "PRIVILEGE_FUNCTIONS",
     "arity_error",
+    "batch_now",
     "bind_regclass",
     "bind_sys_function",
     "constant_text",

@@ -110,6 +110,7 @@ class MetaCatalog:
     def conn(self) -> duckdb.DuckDBPyConnection:
         """The DuckDB connection, the store flushed first (anything may read ``rwmeta``)."""
         self.flush()
+        self.users.forget_counts()  # and anything may change users' rows
         return self._conn
 
     def interrupt(self) -> None:
@@ -294,6 +295,7 @@ class MetaCatalog:
 
     def _rollback(self) -> None:
         self.model.rollback()
+        self.users.forget_counts()
         if self._duck_txn:
             self._duck_txn = False
             self.views_installed = set()  # views bound in this transaction are gone too

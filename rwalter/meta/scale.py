@@ -230,17 +230,20 @@ def vnode_ranges(vnodes: Sequence[int]) -> list[list[int]]:
     return out
 
 
-def _rederived(catalog: MetaCatalog) -> dict[int, list[str]]:
-    """fragment -> what of it a loaded snapshot lacked and rwalter re-derived (``rwalter.live``:
-    its vnodes, scan type, dispatchers); empty for a cluster rwalter built itself."""
+def _rederived(catalog: MetaCatalog, fragment_ids: list[int]) -> dict[int, list[str]]:
+    """fragment (of ``fragment_ids``) -> what of it a loaded snapshot lacked and rwalter
+    re-derived (``rwalter.live``: its vnodes, scan type, dispatchers); empty for a cluster
+    rwalter built itself. Only the plan's fragments are looked at: a large snapshot records
+    thousands."""
     try:
         recorded = json.loads(catalog.info("live.rederived") or "{}")
     except KeyError:
         return {}
+    wanted = set(fragment_ids)
     out: dict[int, list[str]] = {}
-    for what, fragment_ids in sorted(recorded.items()):
-        for fid in fragment_ids:
-            out.setdefault(int(fid), []).append(what)
+    for what, listed in sorted(recorded.items()):
+        for fid in wanted.intersection(map(int, listed)):
+            out.setdefault(fid, []).append(what)
     return out
 
 
@@ -253,7 +256,7 @@ def build_plan(
     """The reschedule plan (§6.1/§6.2) as the ``plan`` object of the jsonl contract."""
     frag_ids = sorted(new)
     edges = catalog.edges_touching(frag_ids)
-    rederived = _rederived(catalog)
+    rederived = _rederived(catalog, frag_ids)
     fragments: list[dict[str, Any]] = []
     moved = 0
     job_names: dict[int, str] = {}

@@ -38,6 +38,13 @@ def _only_reads(sql: str) -> bool:
     return sql.lstrip()[:6].upper() == "SELECT"
 
 
+def _keeps_counts(sql: str) -> bool:
+    """SQL after which every relation has the rows it had: a SELECT, or a new view (a view
+    replaced, anything dropped and any DML or other DDL may change some relation's rows)."""
+    head = sql.lstrip()[:12].upper()
+    return head[:6] == "SELECT" or head == "CREATE VIEW "
+
+
 class UserData:
     """The users' relations of one store, over the catalog's DuckDB connection."""
 
@@ -47,6 +54,10 @@ class UserData:
         # view or MV id -> (its row, whether its definition names the store); rows are
         # immutable, so a row seen before needs no second look at its text
         self._mentions: dict[int, tuple[Any, bool]] = {}
+        # storage -> its row count, as the open DuckDB transaction sees it (each CREATE over
+        # a table counts its rows for the backfill); forgotten by any SQL that may change rows
+        # and by a rollback
+        self._counts: dict[str, int] = {}
 
     def store_readers(self) -> frozenset[str]:
         """Lowercase names of users' relations whose rows are computed from the meta store."""
@@ -110,14 +121,24 @@ class UserData:
         if tables is None or tables:
             self.catalog.flush(tables)
         conn = self.catalog.duck(writes=not _only_reads(sql))
+        if self._counts and not _keeps_counts(sql):
+            self._counts.clear()
         return conn.execute(sql, params) if params is not None else conn.execute(sql)
+
+    def forget_counts(self) -> None:
+        """DuckDB's rows changed outside :meth:`execute` (a rollback, SQL from outside)."""
+        self._counts.clear()
 
     def row_count(self, storage: str) -> int:
         """Rows of a relation's storage (0 when DuckDB cannot count them)."""
-        try:
-            return int(self.execute(f"SELECT count(*) FROM {storage}").fetchone()[0])
-        except duckdb.Error:
-            return 0
+        count = self._counts.get(storage)
+        if count is None:
+            try:
+                count = int(self.execute(f"SELECT count(*) FROM {storage}").fetchone()[0])
+            except duckdb.Error:
+                return 0
+            self._counts[storage] = count
+        return count
 
 
 __all__ = ["STORE_MARKERS", "UserData", "mentions_store"]

@@ -119,7 +119,8 @@ async def on_execute(conn: Connection, msg: wire.Execute) -> None:
         from rwalter.server.statements import Statement
 
         statement = Statement(sql, portal.node.copy())
-        result = await conn.server.run(conn, lambda: conn.server.run_unit(conn, statement))
+        with conn.in_flight(sql):
+            result = await conn.server.run(conn, lambda: conn.server.run_unit(conn, statement))
         if result.error is not None:
             for text in result.notices:
                 conn.send(wire.notice(text))

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from rwalter.errors import StatementCancelled, cancelled_error
+from rwalter.frontend.processlist import FRONTEND, Process, kill_target
 from rwalter.result import Result
 from rwalter.server.protocol import Connection
 from rwalter.server.statements import Statement
@@ -42,7 +43,9 @@ class Server:
     def new_session(self) -> Any:
         from rwalter.session import Session
 
-        return Session.attach(self.meta)
+        session = Session.attach(self.meta)
+        session.sessions = self  # SHOW PROCESSLIST and KILL see every client
+        return session
 
     def register(self, conn: Connection) -> tuple[int, int]:
         n = next(self._ids)
@@ -55,13 +58,51 @@ class Server:
 
     def cancel(self, process_id: int, secret_key: int) -> None:
         """A CancelRequest: the statement that backend is running or waiting to run stops with
-        RisingWave's cancel error. rwalter's simulated jobs finish within their statement, so
-        there is no creating job left to cancel (``cancel_creating_jobs_in_session``)."""
+        RisingWave's cancel error; an idle backend has no query to cancel, and its next one runs
+        (``cancel_current_query`` cancels the query in flight). rwalter's simulated jobs finish
+        within their statement, so there is no creating job left to cancel
+        (``cancel_creating_jobs_in_session``)."""
         conn = self.connections.get((process_id, secret_key))
-        if conn is None:
+        if conn is None or conn.running_sql is None:
             return
         conn.cancelled = True
         self._interrupt(conn, INTERRUPT_TRIES)
+
+    # -- the session map: SHOW PROCESSLIST and KILL (rwalter.frontend.processlist) --------------
+    def processes(self) -> list[Process]:
+        """``get_running_sqls`` (``src/frontend/src/rpc/mod.rs:128-146``)."""
+        return [
+            Process(key[0], c.user, c.peer, c.database, c.running_sql, c.started_ms)
+            for key, c in list(self.connections.items())
+        ]
+
+    def kill_at_once(self, conn: Connection, sql: str) -> None:
+        """A Query that is one ``KILL`` cancels at once, as a CancelRequest does: in RisingWave
+        the killing session runs beside the killed one, here every statement waits for the one
+        worker, so the query to kill would be over before the KILL ran. The KILL itself then
+        runs in turn and gives its answer (its errors, ``KILL``)."""
+        target = kill_target(sql)
+        frontends = {w.id for w in self.meta.catalog.workers() if w.type == FRONTEND}
+        if target is None or target[0] not in frontends:
+            return
+        other = self.connections.get((target[1], target[1]))
+        if other is not None and other is not conn:
+            self.cancel(target[1], target[1])
+            conn.killed = target[1]  # done: the KILL statement must not cancel a later query
+
+    def kill(self, process_id: int) -> bool:
+        """``handle_kill_local``, on the worker thread: the session's query in flight (waiting
+        for the worker, as the killing statement runs) is cancelled; the killing session's own
+        query is the KILL itself, which runs to its end."""
+        conn = self.connections.get((process_id, process_id))
+        if conn is None:
+            return False
+        killer = self._running
+        if killer is not None and killer.killed == process_id:
+            killer.killed = None
+        elif conn is not killer and conn.running_sql is not None:
+            conn.cancelled = True
+        return True
 
     def _interrupt(self, conn: Connection, tries: int) -> None:
         """Interrupt the DuckDB query of ``conn`` while its cancelled statement runs: an interrupt

@@ -18,7 +18,9 @@ reads, writes and waits, so a long statement of one client never blocks another'
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import struct
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from rwalter.errors import RwError
@@ -108,6 +110,14 @@ class Connection:
         self.portal_of: dict[str, list[str]] = {}  # statement → its portals
         self.ignore_till_sync = False
         self.cancelled = False  # set by a CancelRequest for the statement in flight
+        # What SHOW PROCESSLIST tells of this session (``RunningSql``): the client's address,
+        # and the message text in flight with the simulated clock when it came in.
+        peer = writer.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer or "")
+        self.user, self.database = "root", "dev"
+        self.running_sql: str | None = None
+        self.started_ms: int | None = None
+        self.killed: int | None = None  # the process this message's KILL cancelled at once
         self.out: list[bytes] = []
 
     # -- I/O -------------------------------------------------------------------------------
@@ -196,6 +206,8 @@ class Connection:
         options = parse_options(params.get("options", ""))
         application_name = params.get("application_name")
 
+        self.user, self.database = user, database
+
         def connect() -> str:
             if self.server.meta.catalog.database_by_name(database) is None:
                 raise StartupFailed(f"Catalog error: database not found: {database}", "3D000")
@@ -270,7 +282,23 @@ class Connection:
         err.phase = phase  # type: ignore[attr-defined]
         return err
 
+    @contextlib.contextmanager
+    def in_flight(self, sql: str) -> Iterator[None]:
+        """The exec context of one Query or Execute (``init_exec_context``, pg_protocol.rs:830,
+        :1146): what SHOW PROCESSLIST shows and what a cancel stops."""
+        self.running_sql, self.started_ms = sql, self.server.meta.catalog.clock_ms
+        try:
+            yield
+        finally:
+            self.running_sql = self.started_ms = self.killed = None
+            self.cancelled = False
+
     async def simple_query(self, sql: str) -> None:
+        with self.in_flight(sql):
+            self.server.kill_at_once(self, sql)
+            await self._simple_query(sql)
+
+    async def _simple_query(self, sql: str) -> None:
         from rwalter.server.statements import parse_query
 
         units = await self.server.run(self, lambda: parse_query(self, sql))

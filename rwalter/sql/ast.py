@@ -165,6 +165,19 @@ class ShowCreate(RwStatement):
     arg_types = {"kind": True, "this": True}
 
 
+class ShowProcessList(RwStatement):
+    """``SHOW PROCESSLIST`` (``parser.rs:5304-5308``)."""
+
+    arg_types: dict[str, bool] = {}
+
+
+class Kill(RwStatement):
+    """``KILL '<worker id>:<process id>'`` (``parse_kill_process``, ``parser.rs:5355-5358``);
+    ``this`` is the string literal."""
+
+    arg_types = {"this": True}
+
+
 class CancelJobs(RwStatement):
     """``CANCEL {JOBS|JOB} <id>[, <id>...]``; ``expressions`` are number literals; ``plural`` for JOBS."""
 
@@ -412,6 +425,8 @@ STATEMENT_NODES = (
     ShowJobs,
     ShowObjects,
     ShowCreate,
+    ShowProcessList,
+    Kill,
     CancelJobs,
     Wait,
     Recover,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -63,6 +65,29 @@ def start_server(meta: MetaNode | None = None, **kw: object) -> RunningServer:
     thread.start()
     assert started.wait(30) and "port" in box, "the server did not start"
     return RunningServer(box["port"], meta, box["loop"], box["stop"], thread)  # type: ignore[arg-type]
+
+
+LONG_QUERY = "SELECT count(*) FROM generate_series(1, 20000000000)"
+
+
+def stop_long_query(conn, stop: Callable[[], object]) -> list[BaseException]:
+    """Run LONG_QUERY on ``conn`` in a thread, call ``stop`` a second in, and return what the
+    query raised once it ended (empty if it was not stopped)."""
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            conn.execute(LONG_QUERY)
+        except BaseException as exc:
+            errors.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(1.0)
+    stop()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "the query did not stop"
+    return errors
 
 
 @pytest.fixture

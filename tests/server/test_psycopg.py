@@ -8,10 +8,9 @@ Expected texts come from RisingWave: ``src/utils/pgwire/src/error.rs:35-50`` (he
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
+
+from tests.server.conftest import stop_long_query
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -225,20 +224,8 @@ def test_copy_query_to_stdout(server):
 def test_cancel_stops_the_running_query(server):
     conn, _ = connect(server)
     with conn:
-        errors: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                conn.execute("SELECT count(*) FROM generate_series(1, 20000000000)")
-            except BaseException as exc:
-                errors.append(exc)
-
-        worker = threading.Thread(target=run)
-        worker.start()
-        time.sleep(1.0)
-        conn.cancel_safe(timeout=30)  # releases the GIL the in-process server needs
-        worker.join(timeout=60)
-        assert not worker.is_alive()
+        # cancel_safe releases the GIL the in-process server needs
+        errors = stop_long_query(conn, lambda: conn.cancel_safe(timeout=30))
         assert errors, "the query was not cancelled"
         assert errors[0].diag.message_primary == (
             "Failed to run the query\n\n"

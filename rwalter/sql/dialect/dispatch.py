@@ -20,6 +20,7 @@ from rwalter.sql.dialect.statements import (
     _parse_cancel,
     _parse_copy,
     _parse_explain,
+    _parse_kill,
     _parse_reset,
     _parse_set,
     _parse_show,
@@ -40,7 +41,7 @@ _QUERY_WORDS = {"SELECT", "WITH", "VALUES", "INSERT", "UPDATE", "DELETE"}
 # First words RisingWave parses and rwalter does not model: kept as exp.Command.
 _OTHER_STATEMENTS = {
     "ANALYZE", "DECLARE", "FETCH", "CLOSE", "TRUNCATE", "REFRESH", "REPLACE", "DISCARD",
-    "KILL", "DESCRIBE", "GRANT", "REVOKE", "DEALLOCATE", "EXECUTE", "PREPARE", "COMMENT", "BACKUP", "USE", "VACUUM",
+    "DESCRIBE", "GRANT", "REVOKE", "DEALLOCATE", "EXECUTE", "PREPARE", "COMMENT", "BACKUP", "USE", "VACUUM",
 }  # fmt: skip
 
 _Handler = Callable[[_Cursor, Token], exp.Expression]
@@ -50,6 +51,7 @@ _STATEMENTS: dict[str, _Handler] = {
     "DROP": _parse_drop,
     "SHOW": _parse_show,
     "CANCEL": lambda c, t: _parse_cancel(c),
+    "KILL": lambda c, t: _parse_kill(c),
     "WAIT": lambda c, t: _parse_wait(c),
     "RECOVER": lambda c, t: ast.Recover(),
     "FLUSH": lambda c, t: ast.Flush(),

@@ -342,9 +342,17 @@ def to_sql(node: exp.Expression, *, copy: bool = True) -> str:
     return node.sql(dialect=RWalter, copy=copy)
 
 
-def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) -> str:
+def transpile_query(
+    node_or_sql: exp.Expression | str, *, pretty: bool = False, copy: bool = True
+) -> str:
     """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries,
-    ``(s).*`` as ``UNNEST(s)``, division and modulus as RisingWave computes them)."""
-    node = parse_statement(node_or_sql) if isinstance(node_or_sql, str) else node_or_sql
-    node = rewrite_evaluation(rewrite_field_wildcards(rewrite_windows(node)))
-    return node.sql(dialect="duckdb", pretty=pretty)
+    ``(s).*`` as ``UNNEST(s)``, division, modulus and integer casts as RisingWave computes
+    them).
+
+    ``copy=False``, as in :func:`to_sql`: the caller made ``node`` for printing and drops it. A
+    tree made here (parsed from text, or rewritten into a copy) is printed without a copy."""
+    parsed = isinstance(node_or_sql, str)
+    node = parse_statement(node_or_sql) if parsed else node_or_sql
+    out = rewrite_evaluation(rewrite_field_wildcards(rewrite_windows(node)))
+    keep = copy and not parsed and out is node
+    return out.sql(dialect="duckdb", pretty=pretty, copy=keep)

@@ -73,6 +73,8 @@ def _parse_show(c: _Cursor, start_tok: Token) -> exp.Expression:
             elif c.word() == "WHERE":  # parses, but RisingWave refuses it (show.rs:507-509)
                 return _command(c, start_tok)
             return node
+    if c.words("PROCESSLIST"):
+        return ast.ShowProcessList()
     if c.word() == "MATERIALIZED":
         c.i += 1
         raise c.fail("VIEWS after MATERIALIZED")  # parser.rs:5241
@@ -95,6 +97,16 @@ def _parse_show(c: _Cursor, start_tok: Token) -> exp.Expression:
         if t is not None and (_is_word(t) or t.token_type == TokenType.IDENTIFIER):
             names.append(t.text)
     return ast.ShowVariable(this=" ".join(names))
+
+
+def _parse_kill(c: _Cursor) -> exp.Expression:
+    """``parse_kill_process`` (``parser.rs:5355-5358``): a literal string (``parse_literal_string``,
+    ``parser.rs:4346-4354``: single- or dollar-quoted)."""
+    t = c.peek()
+    if t is None or t.token_type not in (TokenType.STRING, TokenType.HEREDOC_STRING):
+        raise c.fail("literal string")
+    c.i += 1
+    return ast.Kill(this=exp.Literal.string(t.text))
 
 
 def _parse_cancel(c: _Cursor) -> exp.Expression:

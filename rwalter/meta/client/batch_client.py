@@ -1,0 +1,53 @@
+"""Users' SQL: batch queries and DML on the users' relations and the catalog views.
+
+RisingWave's frontend schedules a batch query on its compute nodes (``src/frontend/src/scheduler/``,
+``src/rpc_client/src/compute_client.rs``) and DML through them to storage; rwalter runs both on
+the store's DuckDB connection, where the users' rows live.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rwalter.meta.node import MetaNode
+
+
+class BatchClient:
+    """Users' SQL: batch queries and DML on the users' relations and the catalog views, and the
+    DuckDB relations that hold the users' rows. RisingWave runs these on its compute nodes and
+    storage; rwalter runs them on the store's DuckDB connection."""
+
+    def __init__(self, node: MetaNode) -> None:
+        self._catalog = node.catalog
+
+    def ensure_views(self, names: list[str]) -> None:
+        """Install these catalog views before a statement binds against them."""
+        self._catalog.ensure_views(names)
+
+    def query(self, sql: str, params: list[Any] | None = None) -> Any:
+        """Run SQL that may read the rw_catalog views (installed first); returns the cursor."""
+        return self.execute(sql, params, reads=sql)
+
+    def accepts(self, ddl: str) -> bool:
+        """Whether DuckDB accepts ``ddl`` (a temporary table), tried on a side cursor so that a
+        refusal leaves the statement's transaction as it was."""
+        probe = self._catalog.side_cursor()
+        try:
+            probe.execute(ddl)
+            return True
+        except duckdb.Error:
+            return False
+        finally:
+            probe.close()
+
+    def execute(
+        self, sql: str, params: list[Any] | None = None, *, reads: str | None = None
+    ) -> Any:
+        """Run SQL on the users' relations (and the catalog views the SQL ``reads``, installed
+        first); returns the cursor."""
+        if reads is not None:
+            self._catalog.ensure_views(reads)
+        return self._catalog.users.execute(sql, params)
