@@ -264,7 +264,9 @@ def plan(build):
         ) from None
 
 
-def new_relation(name: str, kind: str, definition: str, graph, **kw) -> Relation:
+def new_relation(session, node, name: str, kind: str, graph, **kw) -> Relation:
+    """The catalog entry a CREATE makes, its definition the statement as stored."""
+    definition = definition_of(session, node)
     return Relation(
         id=0,
         name=name,
@@ -398,6 +400,12 @@ def long_running_notice(session, kind: str, elapsed_ms: int) -> list[str]:
         "See: https://docs.risingwave.com/performance/metrics#barrier-monitoring and "
         "https://docs.risingwave.com/sql/commands/sql-show-jobs"
     ]
+
+
+def submit_job(session, rel: Relation, graph, kind: str, **kw) -> tuple[int, list[str]]:
+    """:func:`submit` for a job ``background_ddl`` may run in the background (MV, sink, index)."""
+    rel.background = background_for(session, graph)
+    return submit(session, rel, graph, kind, rel.definition, background=rel.background, **kw)
 
 
 def background_for(session, graph) -> bool:

@@ -17,24 +17,15 @@ from __future__ import annotations
 from rwalter.errors import (
     invalid_input,
 )
+from rwalter.frontend import create as job
 from rwalter.frontend.binder import bind_columns, not_found, object_name
-from rwalter.frontend.create import (
-    background_for,
-    creates,
-    definition_of,
-    new_relation,
-    options_of,
-    plan,
-    relation_info,
-    submit,
-)
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast
 
 
-@creates("CREATE_INDEX")
+@job.creates("CREATE_INDEX")
 def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     table_name = object_name(node.args["table"])
     table = session.client.catalog.relation_by_name(table_name)
@@ -48,20 +39,18 @@ def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
         keys, by = list(dict.fromkeys(cols)), list(dict.fromkeys(dist))
         if keys[: len(by)] != by:
             raise invalid_input("Distributed by columns should be a prefix of index columns")
-    graph = plan(lambda: fragmenter.plan_index(relation_info(session, table), cols, include, dist))
-    rel = new_relation(name, "index", definition_of(session, node), graph, target_id=table.id)
+    graph = job.plan(
+        lambda: fragmenter.plan_index(job.relation_info(session, table), cols, include, dist)
+    )
+    rel = job.new_relation(session, node, name, "index", graph, target_id=table.id)
     _create_index_storage(session.client.batch, name, table.name, list(graph.columns))
-    background = background_for(session, graph)
-    rel.background = background
-    _, notices = submit(
+    _, notices = job.submit_job(
         session,
         rel,
         graph,
         "index",
-        rel.definition,
-        background=background,
         target_id=table.id,
-        options=options_of(node),
+        options=job.options_of(node),
     )
     return Result(tag="CREATE_INDEX", notices=notices)
 

@@ -24,20 +24,9 @@ from rwalter.errors import (
     frontend_error,
 )
 from rwalter.frontend import catalog_reader as reader
+from rwalter.frontend import create as job
 from rwalter.frontend.backfill_order import check_backfill_order
 from rwalter.frontend.binder import object_name
-from rwalter.frontend.create import (
-    background_for,
-    check_unique_columns,
-    creates,
-    definition_of,
-    lookup_for,
-    new_relation,
-    options_of,
-    plan,
-    plan_settings,
-    submit,
-)
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.query import create_query_storage
 from rwalter.frontend.views import inline_views, referenced_relations
@@ -59,9 +48,9 @@ MV_OPTIONS = {
 }
 
 
-@creates("CREATE_MATERIALIZED_VIEW")
+@job.creates("CREATE_MATERIALIZED_VIEW")
 def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Result:
-    options = options_of(node)
+    options = job.options_of(node)
     unknown = sorted(k for k in options if k not in MV_OPTIONS)
     if unknown:
         raise frontend_error(
@@ -80,35 +69,26 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
     planned, view_ids = inline_views(session, query)
     view_ids += [r.id for r in referenced_relations(session, planned)]
     cfg = session.config
-    graph = plan(
+    graph = job.plan(
         lambda: fragmenter.plan_materialized_view(
             planned,
-            lookup_for(session),
+            job.lookup_for(session),
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
-            settings=plan_settings(session),
+            settings=job.plan_settings(session),
         )
     )
     if names:
         graph.columns = tuple(names)
-    check_unique_columns(graph.columns)
+    job.check_unique_columns(graph.columns)
     check_backfill_order(session, node.args.get("options"), graph)
-    rel = new_relation(
-        name,
-        "materialized view",
-        definition_of(session, node),
-        graph,
-        column_types=[t for _, t in schema],
-    )
-    background = background_for(session, graph)
-    rel.background = background
-    _, notices = submit(
+    types = [t for _, t in schema]
+    rel = job.new_relation(session, node, name, "materialized view", graph, column_types=types)
+    _, notices = job.submit_job(
         session,
         rel,
         graph,
         "materialized view",
-        rel.definition,
-        background=background,
         options=options,
         views=view_ids,
     )

@@ -16,20 +16,9 @@ from __future__ import annotations
 from sqlglot import exp
 
 from rwalter.frontend import catalog_reader as reader
+from rwalter.frontend import create as job
 from rwalter.frontend.backfill_order import check_backfill_order
 from rwalter.frontend.binder import not_found, object_name
-from rwalter.frontend.create import (
-    background_for,
-    creates,
-    definition_of,
-    lookup_for,
-    new_relation,
-    options_of,
-    plan,
-    plan_settings,
-    relation_info,
-    submit,
-)
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.views import inline_views, referenced_relations
 from rwalter.frontend.windows import bind_window_calls
@@ -50,16 +39,16 @@ def sink_log_store(cfg, connector: str | None) -> str:
     return "KV_LOG_STORE" if decouple else "IN_MEMORY_LOG_STORE"
 
 
-@creates("CREATE_SINK")
+@job.creates("CREATE_SINK")
 def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
-    options = options_of(node)
+    options = job.options_of(node)
     into = None
     if node.args.get("into") is not None:
         target_name = object_name(node.args["into"])
         target = session.client.catalog.relation_by_name(target_name)
         if target is None or target.kind != "table":
             raise not_found("table", node.args["into"])
-        into = relation_info(session, target)
+        into = job.relation_info(session, target)
     src = node.args.get("query")
     if src is not None:
         src = reader.unqualify_user_relations(session, src.copy())
@@ -74,36 +63,28 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
             src, view_ids = inline_views(session, exp.select("*").from_(node.args["from_"].copy()))
     snapshot = options.get("snapshot", "true").lower() != "false"
     cfg = session.config
-    graph = plan(
+    graph = job.plan(
         lambda: fragmenter.plan_sink(
             src,
-            lookup_for(session),
+            job.lookup_for(session),
             into=into,
             snapshot=snapshot,
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
-            settings=plan_settings(session),
+            settings=job.plan_settings(session),
         )
     )
     check_backfill_order(session, node.args.get("options"), graph)
-    rel = new_relation(
-        name,
-        "sink",
-        definition_of(session, node),
-        graph,
-        connector=options.get("connector"),
-        target_id=into.id if into else None,
+    connector, target = options.get("connector"), into.id if into else None
+    rel = job.new_relation(
+        session, node, name, "sink", graph, connector=connector, target_id=target
     )
     rel.sink_log_store = sink_log_store(cfg, "table" if into else options.get("connector"))
-    background = background_for(session, graph)
-    rel.background = background
-    submit(
+    job.submit_job(
         session,
         rel,
         graph,
         "sink",
-        rel.definition,
-        background=background,
         options=options,
         target_id=into.id if into else None,
         views=view_ids,

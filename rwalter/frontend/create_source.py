@@ -9,7 +9,6 @@ from __future__ import annotations
 from rwalter.frontend.create import (
     check_unique_columns,
     creates,
-    definition_of,
     new_relation,
     options_of,
     submit,
@@ -30,9 +29,10 @@ def handle_create_source(session, node: ast.CreateSource, name: str) -> Result:
     shared = connector == "kafka" and session.config.streaming_use_shared_source
     graph = fragmenter.plan_source(cols, connector, shared)
     rel = new_relation(
+        session,
+        node,
         name,
         "source",
-        definition_of(session, node),
         graph,
         columns=cols,
         column_types=types,

@@ -29,7 +29,6 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.create import (
     check_unique_columns,
     creates,
-    definition_of,
     lookup_for,
     new_relation,
     options_of,
@@ -85,14 +84,8 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
         check_unique_columns(graph.columns)
         columns = _ctas_names(batch, name, node, [n for n, _ in schema])
-        rel = new_relation(
-            name,
-            "table",
-            definition_of(session, node),
-            graph,
-            columns=columns,
-            column_types=[t for _, t in schema],
-        )
+        types = [t for _, t in schema]
+        rel = new_relation(session, node, name, "table", graph, columns=columns, column_types=types)
         submit(session, rel, graph, "table", rel.definition, background=False)
         return Result(tag="CREATE_TABLE")
     cols = [c.name for c in node.expressions or []]
@@ -115,9 +108,10 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         lambda: fragmenter.plan_table(cols, pk or None, append_only, connector, bool(watermarks))
     )
     rel = new_relation(
+        session,
+        node,
         name,
         "table",
-        definition_of(session, node),
         graph,
         columns=cols,
         column_types=types,

@@ -20,7 +20,6 @@ from rwalter.errors import (
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.create import (
     creates,
-    definition_of,
     new_relation,
 )
 from rwalter.frontend.query import create_query_storage, query_width
@@ -48,9 +47,10 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
             )
     schema = create_query_storage(batch, name, renamed(query, columns, name))
     rel = new_relation(
+        session,
+        node,
         name,
         "view",
-        definition_of(session, node),
         None,
         columns=[c for c, _ in schema],
         column_types=[t for _, t in schema],
