@@ -28,6 +28,7 @@ from rwalter.result import Result
 
 __all__ = ["REPL_COMMANDS", "ReplCommand", "ReplState", "command_help", "parse_line"]
 
+# = rwalter.cli.FORMAT_NAMES, in the order \pset and --help list them (a test checks it)
 FORMAT_NAMES = ("table", "expanded", "csv", "json", "jsonl", "markdown")
 
 

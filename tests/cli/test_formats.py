@@ -21,7 +21,10 @@ def rows_result() -> Result:
 
 
 def test_format_names_match_renderers() -> None:
+    from rwalter.repl.commands import FORMAT_NAMES as REPL_FORMAT_NAMES
+
     assert set(FORMAT_NAMES) == set(FORMATS)
+    assert REPL_FORMAT_NAMES == FORMAT_NAMES
 
 
 def test_plan_details_match_the_renderer() -> None:

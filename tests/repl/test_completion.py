@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rwalter.repl.catalog import CatalogSnapshot, NameIndex, Relation, Worker
-from rwalter.repl.completion import LIMIT, SET_CLAUSES, suggest
+from rwalter.repl.completion import LIMIT, suggest
+from rwalter.repl.completion_sql import SET_CLAUSES
 
 CATALOG = CatalogSnapshot.build(
     [
