@@ -17,6 +17,7 @@ from __future__ import annotations
 from rwalter.errors import (
     invalid_input,
 )
+from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import create as job
 from rwalter.frontend.binder import bind_columns, not_found, object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
@@ -29,6 +30,10 @@ from rwalter.sql import ast
 def handle_create_index(session, node: ast.CreateIndex, name: str) -> Result:
     table_name = object_name(node.args["table"])
     table = session.client.catalog.relation_by_name(table_name)
+    if table is None and reader.get_internal_table_by_name(session, table_name):
+        raise invalid_input(  # create_index.rs:77-79
+            f'CREATE INDEX does not support internal table "{table_name}"'
+        )
     if table is None or table.kind not in ("table", "materialized view"):
         raise not_found("table", node.args["table"])
     columns = table.columns

@@ -50,6 +50,9 @@ MV_OPTIONS = {
 
 @job.creates("CREATE_MATERIALIZED_VIEW")
 def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Result:
+    reader.reject_internal_table_dependencies(
+        session, node.args["query"], "CREATE MATERIALIZED VIEW"
+    )
     options = job.options_of(node)
     unknown = sorted(k for k in options if k not in MV_OPTIONS)
     if unknown:

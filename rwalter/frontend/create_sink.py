@@ -41,6 +41,11 @@ def sink_log_store(cfg, connector: str | None) -> str:
 
 @job.creates("CREATE_SINK")
 def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
+    read = node.args.get("query")
+    if read is None and node.args.get("from_") is not None:
+        read = exp.select("*").from_(node.args["from_"].copy())
+    if read is not None:  # its binding's relations (create_sink.rs:380-391)
+        reader.reject_internal_table_dependencies(session, read, "CREATE SINK")
     options = job.options_of(node)
     into = None
     if node.args.get("into") is not None:

@@ -21,6 +21,8 @@ import duckdb
 from sqlglot import exp
 
 from rwalter.errors import (
+    INVALID_INPUT,
+    QUERY,
     UNSUPPORTED_STATEMENT,
     RwError,
     invalid_input,
@@ -72,12 +74,66 @@ def _ctas_names(
     return given + names[len(given) :]
 
 
+# Impure calls: their value is not a function of the row (``ExprImpl::is_impure``).
+IMPURE_CALLS = frozenset({"proctime", "now"})
+
+
+def _call_name(f: exp.Func) -> str:
+    if isinstance(f, exp.CurrentTimestamp):
+        return "now"
+    return (f.name if isinstance(f, exp.Anonymous) else f.sql_name()).lower()
+
+
+def check_generated_columns(node: ast.CreateTable, pk: list[str]) -> None:
+    """``bind_sql_column_constraints`` (``create_table.rs:242-300``), each generated column in
+    order: ``NOW()`` cannot be bound there (``binder/expr/function/builtin_scalar.rs:886-892``,
+    under ``Failed to bind expression`` and the column's context); a generated column may not
+    read another (``check_generated_column_constraints``, ``:203-235``: the first it reads, in
+    column order), nor be an impure part of the primary key."""
+    defs = list(node.expressions or [])
+    generated = {c.name: c.args["generated"] for c in defs if c.args.get("generated") is not None}
+    order = [c.name for c in defs]
+    for col, expr in generated.items():
+        calls = [f for f in expr.find_all(exp.Func) if _call_name(f) in IMPURE_CALLS]
+        now = next((f for f in calls if _call_name(f) == "now"), None)
+        if now is not None:
+            written = now.meta.get("rw_name") or "now"
+            raise RwError(
+                [
+                    f'failed to bind the expression in generated column "{col}"',
+                    f"Failed to bind expression: {written}()",
+                    "Invalid input syntax: Cannot use `NOW()` function in generated columns. Do "
+                    "you want `PROCTIME()`?",
+                ],
+                INVALID_INPUT,
+            )
+        read = {c.name for c in expr.find_all(exp.Column)}
+        other = next((c for c in order if c in read and c in generated), None)
+        if other is not None:
+            raise RwError(
+                [
+                    "Bind error: A generated column cannot reference another generated column. "
+                    f'Generated column "{col}" references generated column "{other}"'
+                ],
+                QUERY,
+            )
+        if col in pk and calls:
+            raise RwError(
+                [
+                    "Bind error: Generated columns with impure expressions should not be part of "
+                    f'the primary key. Here column "{col}" is defined as part of the primary key.'
+                ],
+                QUERY,
+            )
+
+
 @creates("CREATE_TABLE")
 def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     options = options_of(node)
     connector = options.get("connector")
     batch = session.client.batch
     if node.args.get("query") is not None:
+        reader.reject_internal_table_dependencies(session, node.args["query"], "CREATE TABLE AS")
         query = reader.unqualify_user_relations(session, node.args["query"].copy())
         bind_window_calls(session, query)
         schema = create_query_storage(batch, name, query, "TABLE")  # binds before planning
@@ -94,6 +150,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     pk = list(node.args.get("primary_key") or []) or [
         c.name for c in node.expressions or [] if c.args.get("primary_key")
     ]
+    check_generated_columns(node, [str(c) for c in pk])
     append_only = bool(node.args.get("append_only"))
     watermarks = node.args.get("watermarks") or []
     if any(not w.args.get("with_ttl") for w in watermarks) and not append_only:
@@ -166,10 +223,36 @@ def _duck_column_option(col) -> str:
     if col is None:
         return ""
     if col.args.get("generated") is not None:
-        return f" GENERATED ALWAYS AS ({col.args['generated'].sql('duckdb')}) VIRTUAL"
+        expr = col.args["generated"]
+        if _reads_proctime(expr) and expr.find(exp.Column) is None:
+            return f" DEFAULT ({_at_statement_epoch(expr).sql('duckdb')})"
+        return f" GENERATED ALWAYS AS ({expr.sql('duckdb')}) VIRTUAL"
     if col.args.get("default") is not None:
         return f" DEFAULT ({col.args['default'].sql('duckdb')})"
     return ""
+
+
+# The DuckDB variable holding the statement's PROCTIME() (set by the DML handler).
+PROCTIME_VARIABLE = "rw_proctime"
+
+
+def _reads_proctime(expr: exp.Expression) -> bool:
+    return any(f.name.lower() == "proctime" for f in expr.find_all(exp.Anonymous))
+
+
+def _at_statement_epoch(expr: exp.Expression) -> exp.Expression:
+    """A generated column over ``PROCTIME()`` and constants, evaluated once per row when it is
+    written (RisingWave computes it in the table's DML fragment, ``optimizer/mod.rs:896-927``,
+    with the epoch's time): in DuckDB a DEFAULT reading the statement's time."""
+    out = exp.Paren(this=expr.copy())  # a root to replace under
+    for f in list(out.find_all(exp.Anonymous)):
+        if f.name.lower() == "proctime":
+            f.replace(
+                exp.Anonymous(
+                    this="getvariable", expressions=[exp.Literal.string(PROCTIME_VARIABLE)]
+                )
+            )
+    return out
 
 
 def _duck_type(rw_type: str) -> str:
