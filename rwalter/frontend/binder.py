@@ -134,8 +134,8 @@ def derive_alias(e: exp.Expression) -> str:
         if inner != "?column?":
             return inner
         return _type_alias(e.to) or "?column?"
-    if isinstance(e, exp.Window):  # a window call is named after its function
-        return derive_alias(e.this)
+    if isinstance(e, exp.Window | exp.WithinGroup):  # named after its function (OVER, WITHIN
+        return derive_alias(e.this)  # GROUP are parts of the call: ast::Function)
     if isinstance(e, exp.Bracket):
         return derive_alias(e.this)
     if isinstance(e, exp.Interval):

@@ -164,6 +164,33 @@ def get_view_by_name(session, name: str, schema: str | None = None) -> Relation 
     return _lookup(session, name, ("view",), True, schema)
 
 
+# Every internal table's name starts so (``generate_internal_table_name_with_type``,
+# ``src/common/src/catalog/internal_table.rs:24-37``); no other name is looked up among them.
+INTERNAL_TABLE_PREFIX = "__internal_"
+
+
+def get_internal_table_by_name(session, name: str) -> str | None:
+    """The internal table ``name`` (a job's state table; ``schema_catalog.rs``
+    ``get_table_by_name`` finds them among the table catalogs), as ``rw_internal_tables`` lists
+    it; None if there is none."""
+    if not name.startswith(INTERNAL_TABLE_PREFIX):
+        return None
+    row = session.client.batch.query(
+        "SELECT name FROM rw_catalog.rw_internal_tables WHERE name = ?", [name]
+    ).fetchone()
+    return row[0] if row else None
+
+
+def reject_internal_table_dependencies(session, query: exp.Expression, statement: str) -> None:
+    """``reject_internal_table_dependencies`` (``handler/util.rs:364-392``): a streaming job
+    may not read a job's state table."""
+    ctes = {c.alias_or_name for c in query.find_all(exp.CTE)}
+    for table in query.find_all(exp.Table):
+        name = real_value(table.this) if isinstance(table.this, exp.Identifier) else table.name
+        if name and name not in ctes and get_internal_table_by_name(session, name):
+            raise invalid_input(f'{statement} does not support internal table "{name}"')
+
+
 def bad_drop_error(rel: Relation) -> RwError:
     """``Invalid input syntax: Use `DROP TABLE` to drop a table.`` and its siblings."""
     return invalid_input(_BAD_DROP[rel.kind])

@@ -37,6 +37,7 @@ from rwalter.frontend.binder import (
 )
 from rwalter.frontend.catalog_reader import unqualify_user_relations
 from rwalter.frontend.literals import bind_interval_literals, check_number_literals
+from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
 from rwalter.frontend.surface import (
     bind_surface,
     function_name,
@@ -278,7 +279,7 @@ def create_query_storage(
     bound query's schema, each column's name and RisingWave type, as the catalog keeps it."""
     check_number_literals(query)
     check_field_wildcards(batch, query)
-    named = name_columns(_current_versions(bind_interval_literals(query)))
+    named = bind_ordered_set_aggs(name_columns(_current_versions(bind_interval_literals(query))))
     sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is
     probe = f"SELECT * FROM {storage_name(name)} LIMIT 0"
     try:
@@ -296,7 +297,7 @@ def create_query_storage(
 
 def query_width(batch: BatchClient, query: exp.Expression) -> int:
     """How many columns ``query`` returns (bound as :func:`create_query_storage` binds it)."""
-    sql = transpile_query(name_columns(bind_interval_literals(query)))
+    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(query))))
     try:
         return len(batch.execute(f"SELECT * FROM ({sql}) LIMIT 0", reads=sql).description or [])
     except duckdb.Error as exc:
@@ -451,7 +452,7 @@ def _bound_sql(session, node: exp.Expression) -> str:
     check_visible(session, node)
     check_field_wildcards(session.client.batch, node)
     try:
-        return transpile_query(name_columns(bind_interval_literals(node)))
+        return transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(node))))
     except SqlglotError:  # a known function the store has no form of with these arguments
         raise _untranslatable_call(session, node) from None
 
@@ -526,8 +527,23 @@ def _source_width(session, source: exp.Expression) -> int:
     return len(describe_query(session, source.copy()))
 
 
+def _set_proctime(session, node: exp.Expression) -> None:
+    """``PROCTIME()`` of the rows an INSERT writes: the epoch's physical time, in rwalter the
+    simulated clock when the statement runs (read by the table's generated columns)."""
+    from rwalter.frontend.create_table import PROCTIME_VARIABLE
+
+    table = node.find(exp.Table) if isinstance(node, exp.Insert) else None
+    rel = session.client.catalog.relation_by_name(table.name) if table is not None else None
+    if rel is not None and "proctime(" in (rel.definition or "").lower():
+        session.client.batch.execute(
+            f"SET VARIABLE {PROCTIME_VARIABLE} = CAST(? AS TIMESTAMPTZ)",
+            [session.client.catalog.now()],
+        )
+
+
 def handle_dml(session, node: exp.Expression) -> Result:
     node = bind_dml(session, node)
+    _set_proctime(session, node)
     source = node.args.get("expression") if isinstance(node, exp.Insert) else None
     if source is not None and not isinstance(source, exp.Values):
         node = node.copy()  # bounded before DuckDB runs it: a billion rows are never made

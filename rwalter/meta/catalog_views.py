@@ -417,14 +417,17 @@ from rwalter.meta import (  # noqa: E402
     catalog_views_pg,
     catalog_views_pg_types,
     catalog_views_rw,
+    catalog_views_state,
 )
 
 MACROS.update(catalog_views_rw.MACROS)
+MACROS.update(catalog_views_state.MACROS)
 MACROS.update(catalog_views_rw.FUNCTIONS)
 MACROS.update(catalog_views_pg_types.MACROS)
 MACROS.update(catalog_views_pg.FUNCTIONS)
 MACROS.update(catalog_views_pg_types.FUNCTIONS)
 VIEWS.update(catalog_views_rw.VIEWS)
+VIEWS.update(catalog_views_state.VIEWS)
 VIEWS.update(catalog_views_information_schema.VIEWS)
 VIEWS.update(catalog_views_pg.VIEWS)
 VIEWS.update(catalog_views_pg_types.VIEWS)

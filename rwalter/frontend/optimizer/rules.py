@@ -35,7 +35,15 @@ AGG_CLASSES: dict[type[exp.Expression], str] = {
 }
 # Aggregates sqlglot leaves as anonymous functions.
 ANONYMOUS_AGGS = frozenset(
-    {"string_agg", "jsonb_agg", "jsonb_object_agg", "array_agg", "bool_and", "bool_or"}
+    {
+        "string_agg",
+        "jsonb_agg",
+        "jsonb_object_agg",
+        "array_agg",
+        "bool_and",
+        "bool_or",
+        "approx_percentile",
+    }
 )
 
 # Calls rewritten into sum/count before planning (avg, stddev, variance), so they split like sum.
