@@ -143,8 +143,6 @@ def derive_alias(e: exp.Expression) -> str:
     written = e.meta.get("rw_name")  # a call's name as typed (sqlglot may rename the call)
     if written is not None:
         return written.lower()
-    if isinstance(e, exp.WithinGroup):  # percentile_cont(0.5) WITHIN GROUP (...)
-        return derive_alias(e.this)
     if isinstance(e, _NAMELESS):
         return "?column?"
     if isinstance(e, exp.Func):
