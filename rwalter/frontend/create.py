@@ -66,6 +66,7 @@ from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.optimizer.plan_node import MAYBE_WATERMARK, UnsupportedPlan
 from rwalter.frontend.optimizer.rules import PLAN_SETTINGS
 from rwalter.frontend.query import create_query_storage, query_width
+from rwalter.frontend.surface import bind_stored_query
 from rwalter.frontend.views import inline_views, referenced_relations, renamed
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, JobSpec, Relation, storage_name
@@ -566,7 +567,8 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
     names = [real_value(c) for c in node.args.get("columns") or []]
-    schema = create_query_storage(session.client.batch, name, query, columns=names)
+    stored = bind_stored_query(session, query)
+    schema = create_query_storage(session.client.batch, name, stored, columns=names)
     planned, view_ids = inline_views(session, query)
     view_ids += [r.id for r in referenced_relations(session, planned)]
     cfg = session.config
@@ -748,7 +750,9 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
                 ["internal error: view has different number of columns than the query's columns"],
                 QUERY,
             )
-    schema = create_query_storage(batch, name, renamed(query, columns, name))
+    schema = create_query_storage(
+        batch, name, bind_stored_query(session, renamed(query, columns, name))
+    )
     rel = new_relation(
         name,
         "view",

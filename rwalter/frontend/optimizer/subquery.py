@@ -101,6 +101,28 @@ class SubqueryPlanner:
         join.stream_key = list(dict.fromkeys([*node.stream_key, *(p[0] for p in pairs)]))
         return join
 
+    def having(self, cond: exp.Expression, rel: Rel, node: Node, renamed: dict[str, str]) -> Node:
+        """HAVING over the aggregate's projection: a filter for its plain conjuncts, and for each
+        comparison with a scalar subquery the dynamic filter or join WHERE would plan
+        (``planner/select.rs:240-330`` substitutes HAVING's subqueries as WHERE's; planner tests
+        ``nexmark.yaml`` nexmark_q102, ``tpch.yaml`` tpch_q11). The outer scope there holds
+        only the group columns."""
+        parts = conjuncts(cond)
+        if any(subquery_of(c) is None for c in parts):
+            node = unary("StreamFilter", node)
+        scope = [(q, n, renamed.get(cid, cid), v) for q, n, cid, v in rel.scope]
+        grouped = Rel(node, [s for s in scope if s[2] in node.cols])
+        for c in parts:
+            if subquery_of(c) is None:
+                continue
+            inner = c.this if isinstance(c, exp.Paren) else c
+            if not isinstance(inner, (*_RANGE, exp.EQ)) or _scalar_side(inner) is None:
+                raise UnsupportedPlan(
+                    "a subquery in HAVING other than a comparison with a scalar subquery"
+                )
+            node = self.subquery_filter(inner, Rel(node, grouped.scope), node)
+        return node
+
     def _scalar_operands(self, c: exp.Expression, rel: Rel) -> tuple[exp.Expression, Node, list]:
         """``expr <op> (one-row subquery)``: the other operand, the subquery's plan and its one
         output; what rwalter cannot plan (correlated, several rows or columns) is refused."""
