@@ -125,9 +125,9 @@ MODELLED_SETTINGS: dict[str, str] = {
     "streaming_enable_bushy_join": "true",
     "force_two_phase_agg": "false",
     "force_split_distinct_agg": "false",
+    "streaming_separate_consecutive_join": "false",
 }
 RESHAPING_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "streaming_separate_consecutive_join": ("false", ("StreamHashJoin",)),
     "streaming_enable_unaligned_join": ("false", ("StreamHashJoin",)),
     "streaming_separate_sink": ("false", ("StreamSink",)),
     "locality_backfill_mode": (

@@ -343,6 +343,30 @@ def to_sql(node: exp.Expression, *, copy: bool = True) -> str:
 
 def transpile_query(node_or_sql: exp.Expression | str, *, pretty: bool = False) -> str:
     """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries,
-    ``(s).*`` as ``UNNEST(s)``)."""
+    ``(s).*`` as ``UNNEST(s)``, the ordered aggregates ``first_value``/``last_value``)."""
     node = parse_statement(node_or_sql) if isinstance(node_or_sql, str) else node_or_sql
-    return rewrite_field_wildcards(rewrite_windows(node)).sql(dialect="duckdb", pretty=pretty)
+    node = _ordered_value_aggregates(rewrite_field_wildcards(rewrite_windows(node)))
+    return node.sql(dialect="duckdb", pretty=pretty)
+
+
+# RisingWave's aggregates first_value/last_value (``first_value(x ORDER BY y)``,
+# src/expr/impl/src/aggregate/general.rs) and the store's aggregates of the same meaning (its
+# first_value/last_value are window functions only).
+_ORDERED_VALUE_AGGS: dict[type[exp.Expression], str] = {
+    exp.FirstValue: "first",
+    exp.LastValue: "last",
+}
+
+
+def _ordered_value_aggregates(node: exp.Expression) -> exp.Expression:
+    """``first_value(x ORDER BY y)`` outside a window as the store's ``first(x ORDER BY y)``."""
+    calls = [
+        f
+        for f in node.find_all(*_ORDERED_VALUE_AGGS)
+        if isinstance(f.this, exp.Order) and not isinstance(f.parent, exp.Window)
+    ]
+    if not calls:
+        return node
+    for f in calls:
+        f.replace(exp.Anonymous(this=_ORDERED_VALUE_AGGS[type(f)], expressions=[f.this]))
+    return node
