@@ -29,6 +29,7 @@ from rwalter.frontend.backfill_order import check_backfill_order
 from rwalter.frontend.binder import object_name
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.query import create_query_storage
+from rwalter.frontend.surface import bind_stored_query
 from rwalter.frontend.views import inline_views, referenced_relations
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
@@ -68,7 +69,8 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.
     names = [real_value(c) for c in node.args.get("columns") or []]
-    schema = create_query_storage(session.client.batch, name, query, columns=names)
+    stored = bind_stored_query(session, query)
+    schema = create_query_storage(session.client.batch, name, stored, columns=names)
     planned, view_ids = inline_views(session, query)
     view_ids += [r.id for r in referenced_relations(session, planned)]
     cfg = session.config

@@ -23,6 +23,7 @@ from rwalter.frontend.create import (
     new_relation,
 )
 from rwalter.frontend.query import create_query_storage, query_width
+from rwalter.frontend.surface import bind_stored_query
 from rwalter.frontend.views import inline_views, referenced_relations, renamed
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
@@ -45,7 +46,9 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
                 ["internal error: view has different number of columns than the query's columns"],
                 QUERY,
             )
-    schema = create_query_storage(batch, name, renamed(query, columns, name))
+    schema = create_query_storage(
+        batch, name, bind_stored_query(session, renamed(query, columns, name))
+    )
     rel = new_relation(
         session,
         node,

@@ -426,7 +426,36 @@ def _bind_frontend_call(session, f: exp.Func, name: str | None) -> None:
     f.replace(bound)
 
 
+# The functions the store lacks that the frontend binds itself (sys_functions).
+_STORE_LACKS = frozenset({"regexp_match"})
+
+
+def bind_stored_query(session, node: exp.Expression) -> exp.Expression:
+    """A copy of a materialized view's or view's query with the calls the store lacks bound
+    as a batch query binds them (:func:`_bind_frontend_call`), so that the store's view over it
+    holds the rows RisingWave's would. A call they cannot bind (a pattern that is not a
+    constant) is left as written."""
+    node = node.copy()
+    calls = [f for f in node.find_all(exp.Func) if function_name(_unqualify(f)) in _STORE_LACKS]
+    for f in reversed(calls):  # innermost first
+        name = function_name(_unqualify(f))
+        if bind_sys_function(session, name, _args(f)) is None:
+            continue
+        item = item_of(node, f)
+        if (
+            item is not f
+            and isinstance(item.parent, exp.Select)
+            and item.arg_key == "expressions"
+            and not isinstance(item, exp.Alias)
+        ):  # the column keeps the name the call gives it (``regexp_match(..)[2]``)
+            item.replace(exp.alias_(item.copy(), derive_alias(item), quoted=True))
+            f = next(x for x in node.find_all(exp.Func) if x == f)
+        _bind_frontend_call(session, f, name)
+    return node
+
+
 __all__ = [
+    "bind_stored_query",
     "bind_surface",
     "function_name",
     "item_of",

@@ -105,9 +105,11 @@ SUBQUERIES = [
         "a correlated subquery with an aggregate, GROUP BY, DISTINCT, LIMIT or window",
     ),
     ("SELECT a, (SELECT max(c) FROM u) AS m FROM t", "a subquery in the select list"),
+    # a dynamic filter over the aggregate (nexmark.yaml nexmark_q102)
+    ("SELECT a, count(*) FROM t GROUP BY a HAVING count(*) > (SELECT count(*) FROM u)", None),
     (
-        "SELECT a, count(*) FROM t GROUP BY a HAVING count(*) > (SELECT count(*) FROM u)",
-        "a subquery in HAVING",
+        "SELECT a, count(*) FROM t GROUP BY a HAVING a IN (SELECT c FROM u)",
+        "a subquery in HAVING other than a comparison with a scalar subquery",
     ),
     (
         "SELECT a FROM t JOIN u ON t.a = u.c AND u.d IN (SELECT a FROM t)",

@@ -1,7 +1,8 @@
 """Expression helpers of the stream optimizer: conjunctions, aggregate calls, ``now()``.
 
 Models the parts of ``src/frontend/src/expr/utils.rs`` and ``src/frontend/src/expr/agg_call.rs``
-the planner needs to decide a plan's shape.
+the planner needs to decide a plan's shape, and the OR factorization of
+``Condition::simplify`` (``src/frontend/src/utils/condition.rs:1170-1200``).
 """
 
 from __future__ import annotations
@@ -40,9 +41,58 @@ def conjuncts(e: exp.Expression | None) -> list[exp.Expression]:
         return conjuncts(e.this) + conjuncts(e.expression)
     if isinstance(e, exp.Paren):
         return conjuncts(e.this)
+    if isinstance(e, exp.Or) and not _has_subquery(e):
+        return factorization(e)
     if isinstance(e, exp.Between) and has_now(e):  # one dynamic filter per bound
         return [
             exp.GTE(this=e.this, expression=e.args["low"]),
             exp.LTE(this=e.this.copy(), expression=e.args["high"]),
         ]
     return [e]
+
+
+def _strip(e: exp.Expression) -> exp.Expression:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    return e
+
+
+def _disjuncts(e: exp.Expression) -> list[exp.Expression]:
+    e = _strip(e)
+    if isinstance(e, exp.Or):
+        return _disjuncts(e.this) + _disjuncts(e.expression)
+    return [e]
+
+
+def _and_parts(e: exp.Expression) -> list[exp.Expression]:
+    """``to_conjunctions``: an AND tree's operands, with no rewriting."""
+    e = _strip(e)
+    if isinstance(e, exp.And):
+        return _and_parts(e.this) + _and_parts(e.expression)
+    return [e]
+
+
+def _has_subquery(e: exp.Expression) -> bool:
+    return any(isinstance(x, (exp.Subquery, exp.Exists)) for x in e.walk()) or any(
+        isinstance(x, exp.In) and x.args.get("query") is not None for x in e.walk()
+    )
+
+
+def factorization(e: exp.Expression) -> list[exp.Expression]:
+    """``factorization_expr`` (``src/frontend/src/expr/utils.rs:383-417``): the conjuncts the
+    last disjunct of an OR shares with every other are hoisted out as conjuncts of their own,
+    and the OR of what remains follows them: ``(a AND b) OR (a AND c)`` is ``a AND (b OR c)``,
+    so an equality common to every branch can key a hash join. A disjunct left empty makes the
+    remaining OR true, and it is dropped."""
+    parts = [_and_parts(d) for d in _disjuncts(e)]
+    *rest, last = parts
+    common = [c for c in last if all(c in r for r in rest)]
+    if not common:
+        return [e]
+    left = [[c for c in p if c not in common] for p in parts]
+    if any(not p for p in left):
+        return common
+    remaining = exp.or_(
+        *(exp.and_(*(c.copy() for c in p)) if len(p) > 1 else p[0].copy() for p in left)
+    )
+    return [*(c.copy() for c in common), remaining]

@@ -89,7 +89,29 @@ def _plan_query(
     database_id: int,
     settings: Mapping[str, str] | None = None,
 ) -> tuple[Node, list[tuple[str, str]]]:
-    return Planner(lookup, scan_type, database_id, settings or {}).plan(query)
+    node, outs = Planner(lookup, scan_type, database_id, settings or {}).plan(query)
+    if (settings or {}).get("streaming_separate_consecutive_join") == "true":
+        separate_consecutive_joins(node)
+    return node, outs
+
+
+def separate_consecutive_joins(root: Node) -> None:
+    """``SeparateConsecutiveJoinRule`` (``rule/stream/separate_consecutive_join_rule.rs``,
+    applied bottom-up when ``streaming_separate_consecutive_join`` is on, optimizer/mod.rs:
+    659-669): a hash join's input that is itself a hash join is read over a no-shuffle
+    exchange, so each join has a fragment of its own."""
+    stack, seen = [root], set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if n.op == "StreamHashJoin":
+            n.inputs = [
+                exchange(i, "NO_SHUFFLE", i.dist) if i.op == "StreamHashJoin" else i
+                for i in n.inputs
+            ]
+        stack.extend(n.inputs)
 
 
 def check_settings(root: Node, settings: Mapping[str, str] | None, scan_type: str) -> None:

@@ -63,6 +63,8 @@ class Planner(
         self.index_selection = settings.get("enable_index_selection", "true") == "true"
         self.join_ordering = settings.get("enable_join_ordering", "true") == "true"
         self.bushy_join = settings.get("streaming_enable_bushy_join", "true") == "true"
+        self.force_two_phase = settings.get("force_two_phase_agg", "false") == "true"
+        self.force_split_distinct = settings.get("force_split_distinct_agg", "false") == "true"
         self.lookup = lookup
         self.scan_type = scan_type
         self.database_id = database_id
@@ -329,6 +331,7 @@ class Planner(
         gids: list[str],
         calls: list[exp.Expression],
         specs: list[tuple[str, bool, bool]],
+        dargs: list[tuple[str, ...]],
         known: dict[exp.Expression, str],
     ) -> tuple[Node, dict[str, str]]:
         """The aggregate over ``node`` (read through its share when it is shared); fills
@@ -339,7 +342,7 @@ class Planner(
         if sig is not None and sig in self.common.plans:
             body, by_group, by_call = self.common.plans[sig]
         else:
-            body = self.hash_agg(node, gids, specs) if gids else self.simple_agg(node, specs)
+            body = self.plan_agg(node, gids, specs, dargs)
             agg_cols = body.cols[len(gids) :]
             if sigs is None:
                 known.update(zip(group, gids, strict=True))
@@ -362,7 +365,6 @@ class Planner(
         RisingWave as apply operators rwalter does not model."""
         places = [
             ("the select list", sel.expressions),
-            ("HAVING", [sel.args.get("having")]),
             ("GROUP BY", (sel.args["group"].expressions if sel.args.get("group") else [])),
             ("JOIN ... ON", [j.args.get("on") for j in sel.args.get("joins") or []]),
         ]
@@ -407,10 +409,11 @@ class Planner(
                 (agg_kind(c) or "udaf", bool(c.find(exp.Distinct)), bool(c.find(exp.Order)))
                 for c in calls
             ]
-            node, renamed = self.aggregate(sel, node, group, gids, calls, specs, known)
+            node, dargs = self.distinct_args(node, rel, calls)
+            node, renamed = self.aggregate(sel, node, group, gids, calls, specs, dargs, known)
             node = unary("StreamProject", node)
-            if sel.args.get("having"):
-                node = unary("StreamFilter", node)
+            if having is not None:
+                node = self.having(having.this, rel, node, renamed)
         outs: list[tuple[str, str]] = []
         computed: list[str] = []
         for i, e in enumerate(items):

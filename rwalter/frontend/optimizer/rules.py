@@ -81,6 +81,9 @@ ORDER_INSENSITIVE = frozenset(
     | REWRITTEN_TO_SUM_COUNT
 )
 DISTINCT_INSENSITIVE = frozenset({"max", "min", "bit_and", "bit_or", "bool_and", "bool_or"})
+# `AggType::partial_to_total` (def.rs:501-522): the total phase of a two-phase call; the kinds not
+# listed keep their own (avg, stddev and variance are rewritten into sum and count first).
+TOTAL_PHASE: dict[str, str] = {"count": "sum0"}
 # Aggregates whose state is a materialized input table (extra state table unless append-only).
 MATERIALIZED_INPUT = frozenset(
     {"min", "max", "string_agg", "array_agg", "jsonb_agg", "first_value", "last_value"}
@@ -119,8 +122,8 @@ TEMPORAL_JOIN_NOTICE = "snapshot backfill disabled due to temporal join"
 SHARED_SOURCE_NOTICE = 'snapshot backfill disabled due to using shared source Some("{name}")'
 
 # Session variables that change a plan's shape, with their defaults
-# (src/common/src/session_config/mod.rs). rwalter plans by the defaults; `enable_share_plan` and
-# `enable_index_selection` it also plans switched off. The others, set away from their default,
+# (src/common/src/session_config/mod.rs). rwalter plans by the defaults; the MODELLED ones it also plans
+# set the other way. The others, set away from their default,
 # refuse a plan holding an operator they reshape (risingwave-fragmenter.md §5), rather than give
 # the default's graph.
 MODELLED_SETTINGS: dict[str, str] = {
@@ -128,13 +131,13 @@ MODELLED_SETTINGS: dict[str, str] = {
     "enable_index_selection": "true",
     "enable_join_ordering": "true",
     "streaming_enable_bushy_join": "true",
+    "force_two_phase_agg": "false",
+    "force_split_distinct_agg": "false",
+    "streaming_separate_consecutive_join": "false",
 }
 RESHAPING_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "streaming_separate_consecutive_join": ("false", ("StreamHashJoin",)),
     "streaming_enable_unaligned_join": ("false", ("StreamHashJoin",)),
     "streaming_separate_sink": ("false", ("StreamSink",)),
-    "force_two_phase_agg": ("false", ("StreamHashAgg",)),
-    "force_split_distinct_agg": ("false", ("StreamHashAgg", "StreamSimpleAgg")),
     "locality_backfill_mode": (
         "auto",
         ("StreamHashAgg", "StreamHashJoin", "StreamGroupTopN", "StreamOverWindow"),

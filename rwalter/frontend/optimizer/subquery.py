@@ -101,6 +101,28 @@ class SubqueryPlanner:
         join.stream_key = list(dict.fromkeys([*node.stream_key, *(p[0] for p in pairs)]))
         return join
 
+    def having(self, cond: exp.Expression, rel: Rel, node: Node, renamed: dict[str, str]) -> Node:
+        """HAVING over the aggregate's projection: a filter for its plain conjuncts, and for each
+        comparison with a scalar subquery the dynamic filter or join WHERE would plan
+        (``planner/select.rs:240-330`` substitutes HAVING's subqueries as WHERE's; planner tests
+        ``nexmark.yaml`` nexmark_q102, ``tpch.yaml`` tpch_q11). The outer scope there holds
+        only the group columns."""
+        parts = conjuncts(cond)
+        if any(subquery_of(c) is None for c in parts):
+            node = unary("StreamFilter", node)
+        scope = [(q, n, renamed.get(cid, cid), v) for q, n, cid, v in rel.scope]
+        grouped = Rel(node, [s for s in scope if s[2] in node.cols])
+        for c in parts:
+            if subquery_of(c) is None:
+                continue
+            inner = c.this if isinstance(c, exp.Paren) else c
+            if not isinstance(inner, (*_RANGE, exp.EQ)) or _scalar_side(inner) is None:
+                raise UnsupportedPlan(
+                    "a subquery in HAVING other than a comparison with a scalar subquery"
+                )
+            node = self.subquery_filter(inner, Rel(node, grouped.scope), node)
+        return node
+
     def _scalar_operands(self, c: exp.Expression, rel: Rel) -> tuple[exp.Expression, Node, list]:
         """``expr <op> (one-row subquery)``: the other operand, the subquery's plan and its one
         output; what rwalter cannot plan (correlated, several rows or columns) is refused."""
@@ -149,8 +171,11 @@ class SubqueryPlanner:
     def split_correlation(
         self, query: exp.Expression, outer: Rel
     ) -> tuple[list[tuple[exp.Column, exp.Column]], list[exp.Expression]]:
-        """The correlated equalities ``outer_col = inner_col`` of a subquery's WHERE, and the rest;
-        any other reference to the outer query is refused."""
+        """The correlated equalities ``outer_col = inner_col`` of a subquery's WHERE, and its
+        uncorrelated conjuncts. Another correlated conjunct (``l2.k <> l1.k``) stays in the semi
+        or anti join's condition beside the equalities' keys, as decorrelation leaves it
+        (planner tests ``tpch.yaml`` tpch_q21, ``ch_benchmark.yaml`` ch_q4); without an equality
+        there is no key, and it is refused, as is a correlated reference anywhere but WHERE."""
         if not isinstance(query, exp.Select):
             if any(self.is_outer(c, query, outer) for c in query.find_all(exp.Column)):
                 raise UnsupportedPlan("a correlated set operation")
@@ -167,6 +192,7 @@ class SubqueryPlanner:
         where = query.args.get("where")
         correlated: list[tuple[exp.Column, exp.Column]] = []
         local: list[exp.Expression] = []
+        others: list[exp.Expression] = []  # the join's non-equi condition (tpch.yaml tpch_q21)
         for c in conjuncts(where.this) if where is not None else []:
             outer_cols = [x for x in c.find_all(exp.Column) if self.is_outer(x, query, outer)]
             if not outer_cols:
@@ -181,6 +207,10 @@ class SubqueryPlanner:
                     if outer_cols == [b] and not self.is_outer(a, query, outer):
                         correlated.append((b, a))
                         continue
+            if subquery_of(c) is not None:
+                raise UnsupportedPlan("a correlated condition holding a subquery")
+            others.append(c)
+        if others and not correlated:  # a nested-loop apply, with no equality to key a join
             raise UnsupportedPlan(
                 "a correlated subquery with a condition other than column equality"
             )

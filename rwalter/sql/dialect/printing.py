@@ -346,13 +346,39 @@ def transpile_query(
     node_or_sql: exp.Expression | str, *, pretty: bool = False, copy: bool = True
 ) -> str:
     """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries,
-    ``(s).*`` as ``UNNEST(s)``, division, modulus and integer casts as RisingWave computes
-    them).
+    ``(s).*`` as ``UNNEST(s)``, the ordered aggregates ``first_value``/``last_value``, division,
+    modulus and integer casts as RisingWave computes them).
 
     ``copy=False``, as in :func:`to_sql`: the caller made ``node`` for printing and drops it. A
     tree made here (parsed from text, or rewritten into a copy) is printed without a copy."""
     parsed = isinstance(node_or_sql, str)
     node = parse_statement(node_or_sql) if parsed else node_or_sql
-    out = rewrite_evaluation(rewrite_field_wildcards(rewrite_windows(node)))
+    out = rewrite_evaluation(
+        _ordered_value_aggregates(rewrite_field_wildcards(rewrite_windows(node)))
+    )
     keep = copy and not parsed and out is node
     return out.sql(dialect="duckdb", pretty=pretty, copy=keep)
+
+
+# RisingWave's aggregates first_value/last_value (``first_value(x ORDER BY y)``,
+# src/expr/impl/src/aggregate/general.rs) and the store's aggregates of the same meaning (its
+# first_value/last_value are window functions only).
+_ORDERED_VALUE_AGGS: dict[type[exp.Expression], str] = {
+    exp.FirstValue: "first",
+    exp.LastValue: "last",
+}
+
+
+def _ordered_value_aggregates(node: exp.Expression) -> exp.Expression:
+    """``first_value(x ORDER BY y)`` outside a window as the store's ``first(x ORDER BY y)``."""
+    calls = [f for f in node.find_all(*_ORDERED_VALUE_AGGS) if _ordered_value_call(f)]
+    if not calls:
+        return node
+    node = node.copy()
+    for f in [f for f in node.find_all(*_ORDERED_VALUE_AGGS) if _ordered_value_call(f)]:
+        f.replace(exp.Anonymous(this=_ORDERED_VALUE_AGGS[type(f)], expressions=[f.this]))
+    return node
+
+
+def _ordered_value_call(f: exp.Expression) -> bool:
+    return isinstance(f.this, exp.Order) and not isinstance(f.parent, exp.Window)
