@@ -74,16 +74,18 @@ def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
     division or modulus by something other than a non-zero literal guarded by RisingWave's
     error for a zero divisor, and each string literal cast to an integer parsed as RisingWave
     parses it."""
-    casts = [c for c in node.find_all(exp.Cast) if _string_to_integer(c)]
-    if not casts and not any(True for _ in node.find_all(exp.Div, exp.Mod)):
+    if not any(_rewritten_here(n) for n in node.find_all(exp.Cast, exp.Div, exp.Mod)):
         return node
     node = node.copy()
-    for cast in [c for c in node.find_all(exp.Cast) if _string_to_integer(c)]:
-        cast.replace(_parsed_integer(cast))
-    # Innermost first, so that a guard prints its operands already rewritten.
-    for op in reversed(list(node.find_all(exp.Div, exp.Mod))):
-        op.replace(_rewritten(op))
+    # One walk, innermost first, so that a guard prints its operands already rewritten.
+    found = [n for n in node.find_all(exp.Cast, exp.Div, exp.Mod) if _rewritten_here(n)]
+    for n in reversed(found):
+        n.replace(_parsed_integer(n) if isinstance(n, exp.Cast) else _rewritten(n))
     return node
+
+
+def _rewritten_here(n: exp.Expression) -> bool:
+    return not isinstance(n, exp.Cast) or _string_to_integer(n)
 
 
 # sqlglot's integer types -> (RisingWave's name, as ``ctx.return_type`` prints it; bits)
@@ -108,13 +110,8 @@ def _parsed_integer(cast: exp.Cast) -> exp.Expression:
     problem = rust_integer_error(text.strip(), bits)
     if problem is None:
         return exp.Cast(this=exp.Literal.number(int(text.strip())), to=cast.to.copy())
-    causes = [
-        "Expr error",
-        f"error while evaluating expression `str_parse({_sql_quoted(text)})`",
-        f"Parse error: {type_name} {problem}",
-    ]
-    message = " || chr(31) || ".join(_duck_string(c) for c in causes)
-    failure = exp.Anonymous(this="error", expressions=[exp.maybe_parse(message, dialect="duckdb")])
+    display = _quoted(f"str_parse({_quoted(text)})")
+    failure = _evaluation_error(display, f"Parse error: {type_name} {problem}")
     return exp.Cast(this=failure, to=cast.to.copy())
 
 
@@ -133,13 +130,24 @@ def rust_integer_error(text: str, bits: int) -> str | None:
     return None
 
 
-def _sql_quoted(text: str) -> str:
-    """A datum as the error's display quotes it (a string literal, quotes doubled)."""
+def _quoted(text: str) -> str:
+    """``text`` as a SQL string literal, quotes doubled: a datum as the error's display quotes
+    it, and a constant part of the store's message."""
     return "'" + text.replace("'", "''") + "'"
 
 
-def _duck_string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+def _evaluation_error(display_sql: str, reason: str) -> exp.Expression:
+    """The store's ``error(...)`` raising RisingWave's three causes, split on chr(31) by
+    :func:`expr_error_causes`; ``display_sql`` is a DuckDB string expression giving the call
+    with its arguments (``general_div('1', '0')``)."""
+    message = " || chr(31) || ".join(
+        [
+            _quoted("Expr error"),
+            f"{_quoted('error while evaluating expression `')} || {display_sql} || {_quoted('`')}",
+            _quoted(reason),
+        ]
+    )
+    return exp.Anonymous(this="error", expressions=[exp.maybe_parse(message, dialect="duckdb")])
 
 
 def _rewritten(op: exp.Div | exp.Mod) -> exp.Expression:
@@ -156,12 +164,16 @@ def _rewritten(op: exp.Div | exp.Mod) -> exp.Expression:
         return plain
     function, reason = _GUARDED[type(op)]
     zero = exp.EQ(this=exp.Paren(this=right.copy()), expression=exp.Literal.number(0))
-    message = (
-        f"'Expr error' || chr(31) || 'error while evaluating expression `{function}(''' || "
-        f"CAST(({left_sql}) AS VARCHAR) || ''', ''' || CAST(({right_sql}) AS VARCHAR) || "
-        f"''')`' || chr(31) || '{reason}'"
+    display = " || ".join(
+        [
+            _quoted(f"{function}('"),
+            f"CAST(({left_sql}) AS VARCHAR)",
+            _quoted("', '"),
+            f"CAST(({right_sql}) AS VARCHAR)",
+            _quoted("')"),
+        ]
     )
-    failure = exp.Anonymous(this="error", expressions=[exp.maybe_parse(message, dialect="duckdb")])
+    failure = _evaluation_error(display, reason)
     return exp.Paren(this=exp.Case(ifs=[exp.If(this=zero, true=failure)], default=plain))
 
 
