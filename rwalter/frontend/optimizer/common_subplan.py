@@ -55,6 +55,7 @@ class SharedLevels:
     sigs: dict[int, SelectSigs] = field(default_factory=dict)  # id(select) -> signatures
     shared: set[tuple] = field(default_factory=set)
     plans: dict[tuple, object] = field(default_factory=dict)
+    signed: dict[int, SelectSigs] = field(default_factory=dict)  # every SELECT signed so far
 
 
 class CommonSubplanPlanner:
@@ -98,6 +99,15 @@ class CommonSubplanPlanner:
 
     # ---- signatures --------------------------------------------------------------------
     def sign_select(self, sel: exp.Select) -> SelectSigs:
+        """``sel``'s signatures, computed once per SELECT (a subquery's are part of its
+        reader's)."""
+        signed = self.common.signed
+        sigs = signed.get(id(sel))
+        if sigs is None:
+            sigs = signed[id(sel)] = self.sign_select_here(sel)
+        return sigs
+
+    def sign_select_here(self, sel: exp.Select) -> SelectSigs:
         from_ = sel.args.get("from_") or sel.args.get("from")
         items = ([from_.this] if from_ is not None else []) + [
             j.this for j in sel.args.get("joins") or []
@@ -263,33 +273,41 @@ class CommonSubplanPlanner:
         return sig if sig is not None and sig in common.shared else None
 
 
-def _normalized(e: exp.Expression | None, env: list[tuple[str, set[str] | None]]) -> str:
-    """``e``'s text with each column named by its FROM item's position, not its alias."""
-    if e is None:
-        return ""
-    e = e.copy()
-    for col in list(e.find_all(exp.Column)):
-        if isinstance(col.this, exp.Star):
-            continue
-        name = real_value(col.this) if isinstance(col.this, exp.Identifier) else col.name.lower()
-        q = col.table.lower()
-        idx = None
+def _normalized(e: exp.Expression | None, env: list[tuple[str, set[str] | None]]) -> tuple:
+    """``e``'s structure with each column named by its FROM item's position, not its alias:
+    two expressions get the same key when their SQL text, columns so renamed, is the same."""
+    return () if e is None else _shape(e, env)
+
+
+def _shape(e: exp.Expression, env: list[tuple[str, set[str] | None]]) -> tuple:
+    """A hashable key of ``e``'s tree: node kinds, their set arguments by name, and comments
+    (printed text compares them too); a function sqlglot does not know is printed upper-case,
+    so its name compares without case."""
+    if env and isinstance(e, exp.Column) and not isinstance(e.this, exp.Star):
+        this = e.this
+        name = real_value(this) if isinstance(this, exp.Identifier) else e.name.lower()
+        q = e.table.lower()
         for i, (alias, cols) in enumerate(env):
             if (q and q == alias) or (not q and cols is not None and name in cols):
-                idx = i
-                break
-        if idx is None:
+                return ("column", i, name)
+    parts: list = [e.key, tuple(e.comments)] if e.comments else [e.key]
+    for k, v in sorted(e.args.items()):
+        if v is None or v is False or v == "" or v == []:
             continue
-        col.replace(exp.column(name, f"_{idx}"))
-    return _text(e)
+        if isinstance(v, exp.Expression):
+            parts.append((k, _shape(v, env)))
+        elif isinstance(v, list):
+            parts.append((k, *(_shape(x, env) if isinstance(x, exp.Expression) else x for x in v)))
+        elif k == "this" and isinstance(e, exp.Anonymous) and isinstance(v, str):
+            parts.append((k, v.lower()))
+        else:
+            parts.append((k, v))
+    return tuple(parts)
 
 
-def _text(e: exp.Expression) -> str:
-    """``e``'s SQL text; a node sqlglot cannot print compares unequal to every other."""
-    try:
-        return e.sql()
-    except Exception:  # an unprintable node is never shared
-        return f"<{id(e)}>"
+def _text(e: exp.Expression) -> tuple:
+    """``e``'s key with no columns renamed."""
+    return _shape(e, [])
 
 
 def _star_only(s: SelectSigs) -> bool:
