@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
-from rwalter.frontend.optimizer.expr_utils import conjuncts, find_aggs
+from rwalter.frontend.optimizer.expr_utils import conjuncts, find_aggs, shape_key
 from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
-from rwalter.sql.dialect import real_value
 from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 # The meta key of an inlined view's subquery: the view's id (rwalter.frontend.views).
@@ -276,38 +275,12 @@ class CommonSubplanPlanner:
 def _normalized(e: exp.Expression | None, env: list[tuple[str, set[str] | None]]) -> tuple:
     """``e``'s structure with each column named by its FROM item's position, not its alias:
     two expressions get the same key when their SQL text, columns so renamed, is the same."""
-    return () if e is None else _shape(e, env)
-
-
-def _shape(e: exp.Expression, env: list[tuple[str, set[str] | None]]) -> tuple:
-    """A hashable key of ``e``'s tree: node kinds, their set arguments by name, and comments
-    (printed text compares them too); a function sqlglot does not know is printed upper-case,
-    so its name compares without case."""
-    if env and isinstance(e, exp.Column) and not isinstance(e.this, exp.Star):
-        this = e.this
-        name = real_value(this) if isinstance(this, exp.Identifier) else e.name.lower()
-        q = e.table.lower()
-        for i, (alias, cols) in enumerate(env):
-            if (q and q == alias) or (not q and cols is not None and name in cols):
-                return ("column", i, name)
-    parts: list = [e.key, tuple(e.comments)] if e.comments else [e.key]
-    for k, v in sorted(e.args.items()):
-        if v is None or v is False or v == "" or v == []:
-            continue
-        if isinstance(v, exp.Expression):
-            parts.append((k, _shape(v, env)))
-        elif isinstance(v, list):
-            parts.append((k, *(_shape(x, env) if isinstance(x, exp.Expression) else x for x in v)))
-        elif k == "this" and isinstance(e, exp.Anonymous) and isinstance(v, str):
-            parts.append((k, v.lower()))
-        else:
-            parts.append((k, v))
-    return tuple(parts)
+    return () if e is None else shape_key(e, env)
 
 
 def _text(e: exp.Expression) -> tuple:
     """``e``'s key with no columns renamed."""
-    return _shape(e, [])
+    return shape_key(e)
 
 
 def _star_only(s: SelectSigs) -> bool:

@@ -91,8 +91,15 @@ MATERIALIZED_INPUT = frozenset(
 
 # Rank-like window functions that become a GroupTopN under `WHERE rank <= N`
 # (plan_node/logical_topn.rs:325-330, optimizer rule over_window_to_topn).
-RANK_WINDOWS: tuple[type[exp.Expression], ...] = (exp.RowNumber,)
-RANK_WINDOW_NAMES = frozenset({"rank", "dense_rank", "row_number"})
+# Numbering window functions (``WindowFuncKind::is_numbering``), as sqlglot parses them; only
+# row_number and rank become a TopN (``over_window_to_topn_rule.rs``: dense_rank is warned off).
+NUMBERING_WINDOWS: dict[type[exp.Expression], str] = {
+    exp.RowNumber: "row_number",
+    exp.Rank: "rank",
+    exp.DenseRank: "dense_rank",
+}
+NUMBERING_NAMES = frozenset(NUMBERING_WINDOWS.values())
+TOP_N_NUMBERING = frozenset({"row_number", "rank"})
 
 # now()/proctime() spellings as sqlglot parses them.
 NOW_CLASSES: tuple[type[exp.Expression], ...] = (exp.CurrentTimestamp,)
