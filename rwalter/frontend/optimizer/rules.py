@@ -105,6 +105,32 @@ TOP_N_NUMBERING = frozenset({"row_number", "rank"})
 NOW_CLASSES: tuple[type[exp.Expression], ...] = (exp.CurrentTimestamp,)
 
 # Error texts (RisingWave's own).
+# A sink's downstream primary key option and its errors (plan_node/stream_sink.rs:167-175,
+# 484-491, 828-833).
+DOWNSTREAM_PK_KEY = "primary_key"
+SINK_PK_NOT_FOUND = (
+    "Invalid input syntax: Sink primary key column not found: {name}. Please use ',' as the "
+    "delimiter for different primary key columns."
+)
+SINK_PK_EMPTY = (
+    "Invalid input syntax: Specified primary key should not be empty. To use derived primary "
+    "key, remove primary_key from WITH options instead."
+)
+# stream_sink.rs:420-445: a downstream pk outside the stream key of an upsert stream.
+UPSERT_PK_MISMATCH = (
+    "Bind error: When sinking from an upsert stream, the downstream primary key must be the "
+    "same as or a subset of the one derived from the stream."
+)
+UPSERT_PK_MISMATCH_NOTICE = (
+    "Unsafe upsert sink primary-key mismatch is allowed by session variable "
+    "`streaming_unsafe_allow_upsert_sink_pk_mismatch`. This may leave stale rows in the "
+    "downstream system if a downstream primary-key column changes without its old value being "
+    "emitted."
+)
+JDBC_UPSERT_NEEDS_PK = (
+    "Invalid input syntax: Primary key must be defined for upsert JDBC sink. Please specify the "
+    "\"primary_key='pk1,pk2,...'\" in WITH options."
+)
 NESTED_LOOP_JOIN = "Not supported: streaming nested-loop join"
 NESTED_LOOP_HINT = (
     "The non-equal join in the query requires a nested-loop join executor, which could be very "
@@ -141,6 +167,7 @@ MODELLED_SETTINGS: dict[str, str] = {
     "force_two_phase_agg": "false",
     "force_split_distinct_agg": "false",
     "streaming_separate_consecutive_join": "false",
+    "streaming_unsafe_allow_upsert_sink_pk_mismatch": "false",
 }
 RESHAPING_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "streaming_enable_unaligned_join": ("false", ("StreamHashJoin",)),
