@@ -30,6 +30,9 @@ from rwalter.sql.dialect.time_windows import window_call, window_relation
 # The meta key of an inlined view's subquery: the view's id (rwalter.frontend.views).
 VIEW_ID = "view_id"
 
+# The key of a bare ``*`` select list (``_normalized``).
+_STAR = shape_key(exp.Star())
+
 REPEATED = "a sub-plan repeated inside the query under different operators (RisingWave plans it once and shares it)"
 
 
@@ -284,7 +287,7 @@ def _text(e: exp.Expression) -> tuple:
 
 
 def _star_only(s: SelectSigs) -> bool:
-    return s.whole[2] in (("*",), ())
+    return s.whole[2] in ((_STAR,), ())
 
 
 def _walk_views_once(q: exp.Expression):
