@@ -270,9 +270,7 @@ def plan(build):
     except fragmenter.FragmenterError as err:
         if getattr(err, "relation", None):
             raise catalog_error(f"table or source not found: {err.relation}") from None
-        raise RwError(
-            [err.message], "invalid-input-syntax", rw_hint=getattr(err, "hint", None)
-        ) from None
+        raise RwError([err.message], err.code or "invalid-input-syntax", rw_hint=err.hint) from None
 
 
 def new_relation(session, node, name: str, kind: str, graph, **kw) -> Relation:

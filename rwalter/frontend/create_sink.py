@@ -77,6 +77,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
             use_snapshot_backfill=cfg.streaming_use_snapshot_backfill,
             database_id=1,
             settings=job.plan_settings(session),
+            properties=options,
         )
     )
     check_backfill_order(session, node.args.get("options"), graph)

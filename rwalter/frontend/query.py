@@ -299,7 +299,19 @@ def create_query_storage(
             batch.execute(f"CREATE OR REPLACE {what} {storage_name(name)} ({names}) AS {sql}")
         return [(d[0], rw_type(d[1])) for d in batch.execute(probe).description or []]
     except duckdb.Error as exc:
-        raise bind_error(exc, query) or duck_error(exc) from None
+        raise bind_error(exc, query) or _folded_not_found(duck_error(exc), query) from None
+
+
+def _folded_not_found(err: RwError, query: exp.Expression) -> RwError:
+    """A missing relation named as the binder names it: folded (``real_value``, binder
+    ``table_or_source.rs``), not as the store echoes the query's spelling (``Tk`` is ``tk``)."""
+    if err.code != CATALOG_NOT_FOUND:
+        return err
+    missing = err.message.rsplit(": ", 1)[-1]
+    for table in query.find_all(exp.Table):
+        if table.name == missing:
+            return catalog_error(f"table or source not found: {object_name(table)}")
+    return err
 
 
 def query_width(batch: BatchClient, query: exp.Expression) -> int:

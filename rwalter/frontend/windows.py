@@ -15,6 +15,7 @@ from sqlglot import exp
 from rwalter.errors import QUERY, RwError
 from rwalter.frontend.binder import bind_error_root
 from rwalter.frontend.literals import interval_literal
+from rwalter.frontend.named_windows import bind_named_windows
 from rwalter.sql.dialect import real_value
 from rwalter.sql.dialect.time_windows import WINDOW_FUNCTIONS, window_call, window_relation
 
@@ -44,7 +45,9 @@ def bind_error(message: str) -> RwError:
 
 
 def bind_window_calls(session, node: exp.Expression) -> None:
-    """Check every TUMBLE/HOP call of ``node`` in RisingWave's order; raise its error."""
+    """Check every TUMBLE/HOP call of ``node`` in RisingWave's order; raise its error. Named
+    windows (``OVER w``) are bound too (:mod:`rwalter.frontend.named_windows`)."""
+    bind_named_windows(node)
     ctes = {c.alias_or_name.lower() for c in node.find_all(exp.CTE)}
     for table in node.find_all(exp.Table):
         found = window_call(table)

@@ -23,13 +23,15 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
-from rwalter.frontend.optimizer.expr_utils import conjuncts, find_aggs
+from rwalter.frontend.optimizer.expr_utils import conjuncts, find_aggs, shape_key
 from rwalter.frontend.optimizer.plan_node import UnsupportedPlan
-from rwalter.sql.dialect import real_value
 from rwalter.sql.dialect.time_windows import window_call, window_relation
 
 # The meta key of an inlined view's subquery: the view's id (rwalter.frontend.views).
 VIEW_ID = "view_id"
+
+# The key of a bare ``*`` select list (``_normalized``).
+_STAR = shape_key(exp.Star())
 
 REPEATED = "a sub-plan repeated inside the query under different operators (RisingWave plans it once and shares it)"
 
@@ -55,6 +57,7 @@ class SharedLevels:
     sigs: dict[int, SelectSigs] = field(default_factory=dict)  # id(select) -> signatures
     shared: set[tuple] = field(default_factory=set)
     plans: dict[tuple, object] = field(default_factory=dict)
+    signed: dict[int, SelectSigs] = field(default_factory=dict)  # every SELECT signed so far
 
 
 class CommonSubplanPlanner:
@@ -98,6 +101,15 @@ class CommonSubplanPlanner:
 
     # ---- signatures --------------------------------------------------------------------
     def sign_select(self, sel: exp.Select) -> SelectSigs:
+        """``sel``'s signatures, computed once per SELECT (a subquery's are part of its
+        reader's)."""
+        signed = self.common.signed
+        sigs = signed.get(id(sel))
+        if sigs is None:
+            sigs = signed[id(sel)] = self.sign_select_here(sel)
+        return sigs
+
+    def sign_select_here(self, sel: exp.Select) -> SelectSigs:
         from_ = sel.args.get("from_") or sel.args.get("from")
         items = ([from_.this] if from_ is not None else []) + [
             j.this for j in sel.args.get("joins") or []
@@ -263,37 +275,19 @@ class CommonSubplanPlanner:
         return sig if sig is not None and sig in common.shared else None
 
 
-def _normalized(e: exp.Expression | None, env: list[tuple[str, set[str] | None]]) -> str:
-    """``e``'s text with each column named by its FROM item's position, not its alias."""
-    if e is None:
-        return ""
-    e = e.copy()
-    for col in list(e.find_all(exp.Column)):
-        if isinstance(col.this, exp.Star):
-            continue
-        name = real_value(col.this) if isinstance(col.this, exp.Identifier) else col.name.lower()
-        q = col.table.lower()
-        idx = None
-        for i, (alias, cols) in enumerate(env):
-            if (q and q == alias) or (not q and cols is not None and name in cols):
-                idx = i
-                break
-        if idx is None:
-            continue
-        col.replace(exp.column(name, f"_{idx}"))
-    return _text(e)
+def _normalized(e: exp.Expression | None, env: list[tuple[str, set[str] | None]]) -> tuple:
+    """``e``'s structure with each column named by its FROM item's position, not its alias:
+    two expressions get the same key when their SQL text, columns so renamed, is the same."""
+    return () if e is None else shape_key(e, env)
 
 
-def _text(e: exp.Expression) -> str:
-    """``e``'s SQL text; a node sqlglot cannot print compares unequal to every other."""
-    try:
-        return e.sql()
-    except Exception:  # an unprintable node is never shared
-        return f"<{id(e)}>"
+def _text(e: exp.Expression) -> tuple:
+    """``e``'s key with no columns renamed."""
+    return shape_key(e)
 
 
 def _star_only(s: SelectSigs) -> bool:
-    return s.whole[2] in (("*",), ())
+    return s.whole[2] in ((_STAR,), ())
 
 
 def _walk_views_once(q: exp.Expression):

@@ -1,4 +1,5 @@
-"""Expression helpers of the stream optimizer: conjunctions, aggregate calls, ``now()``.
+"""Expression helpers of the stream optimizer: conjunctions, aggregate calls, ``now()``, and a
+structural key that compares expressions as the planner's ``ExprImpl`` equality does.
 
 Models the parts of ``src/frontend/src/expr/utils.rs`` and ``src/frontend/src/expr/agg_call.rs``
 the planner needs to decide a plan's shape, and the OR factorization of
@@ -7,9 +8,12 @@ the planner needs to decide a plan's shape, and the OR factorization of
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlglot import exp
 
 from rwalter.frontend.optimizer import rules as R
+from rwalter.sql.dialect import real_value
 
 
 def has_now(e: exp.Expression) -> bool:
@@ -96,3 +100,33 @@ def factorization(e: exp.Expression) -> list[exp.Expression]:
         *(exp.and_(*(c.copy() for c in p)) if len(p) > 1 else p[0].copy() for p in left)
     )
     return [*(c.copy() for c in common), remaining]
+
+
+def shape_key(e: exp.Expression, env: Sequence[tuple[str, set[str] | None]] = ()) -> tuple:
+    """A hashable key of ``e``'s tree: node kinds, their set arguments by name, and comments;
+    two trees get the same key when sqlglot prints them the same (a function sqlglot does not
+    know is printed upper-case, so its name compares without case). With ``env`` (a FROM's
+    items: qualifier and column names), a column is named by the position of the item it
+    resolves to, not by its qualifier."""
+    if env and isinstance(e, exp.Column) and not isinstance(e.this, exp.Star):
+        this = e.this
+        name = real_value(this) if isinstance(this, exp.Identifier) else e.name.lower()
+        q = e.table.lower()
+        for i, (alias, cols) in enumerate(env):
+            if (q and q == alias) or (not q and cols is not None and name in cols):
+                return ("column", i, name)
+    parts: list = [e.key, tuple(e.comments)] if e.comments else [e.key]
+    for k, v in sorted(e.args.items()):
+        if v is None or v is False or v == "" or v == []:
+            continue
+        if isinstance(v, exp.Expression):
+            parts.append((k, shape_key(v, env)))
+        elif isinstance(v, list):
+            parts.append(
+                (k, *(shape_key(x, env) if isinstance(x, exp.Expression) else x for x in v))
+            )
+        elif k == "this" and isinstance(e, exp.Anonymous) and isinstance(v, str):
+            parts.append((k, v.lower()))
+        else:
+            parts.append((k, v))
+    return tuple(parts)

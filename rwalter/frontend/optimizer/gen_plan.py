@@ -137,12 +137,16 @@ def _root(
     outs: list[tuple[str, str]],
     key: list[str] | None = None,
     join_exchange: bool = False,
+    exact: bool = False,
 ) -> tuple[Node, dict[str, str]]:
-    """Put the job root on top, enforcing its input distribution (stream_materialize.rs:250-300)."""
+    """Put the job root on top, enforcing its input distribution (stream_materialize.rs:250-300);
+    ``exact``: hashed by ``key`` in its order, not only sharded by its columns."""
     if node.dist.kind != "single":
         want = key if key else node.stream_key
         if join_exchange and node.op in ("StreamHashJoin", "StreamTemporalJoin"):
             node = exchange(node, "HASH", Dist("hash", tuple(c for c in node.cols if c in want)))
+        elif want and exact:
+            node = enforce(node, ("exact", tuple(want)))
         elif want:
             node = enforce(node, ("shard", frozenset(want)))
     names = {cid: name for name, cid in outs}
@@ -180,7 +184,9 @@ def plan_sink(
     use_snapshot_backfill: bool,
     database_id: int,
     settings: Mapping[str, str] | None = None,
+    properties: Mapping[str, str] | None = None,
 ) -> FragmentGraph:
+    """CREATE SINK; ``properties`` are its WITH options (connector, type, primary_key)."""
     if isinstance(query_or_relation, RelationInfo):
         rel = query_or_relation
         query: exp.Expression = exp.select("*").from_(rel.name)
@@ -202,11 +208,54 @@ def plan_sink(
     node, outs = _plan_query(query, lookup, scan_type, database_id, settings)
     by_name = {name: cid for name, cid in outs}
     key = None
+    exact = False
     if into is not None and into.stream_key and all(k in by_name for k in into.stream_key):
         key = [by_name[k] for k in into.stream_key]
-    root, names = _root("StreamSink", node, outs, key=key)
+    elif into is None:
+        key, exact = _downstream_pk(properties or {}, by_name, node.dist.kind == "single")
+        if key and _upsert_stream(node) and not set(key) <= set(node.stream_key):
+            allow = (settings or {}).get("streaming_unsafe_allow_upsert_sink_pk_mismatch")
+            if allow != "true":
+                raise FragmenterError(R.UPSERT_PK_MISMATCH)
+            notices.append(R.UPSERT_PK_MISMATCH_NOTICE)
+    root, names = _root("StreamSink", node, outs, key=key, exact=exact)
     check_settings(root, settings, scan_type)
     return build_graph(root, names, [n for n, _ in outs], notices)
+
+
+def _upsert_stream(node: Node) -> bool:
+    """``StreamKind::Upsert``: a scan without snapshot of a table that is not append-only
+    (``stream_table_scan.rs:95-101``), read through projections and filters only."""
+    while node.op in ("StreamProject", "StreamFilter", "StreamExchange") and node.inputs:
+        node = node.inputs[0]
+    return (
+        node.op == "StreamTableScan" and node.scan_type == "UPSTREAM_ONLY" and not node.append_only
+    )
+
+
+def _downstream_pk(
+    properties: Mapping[str, str], by_name: Mapping[str, str], single: bool
+) -> tuple[list[str] | None, bool]:
+    """A sink's downstream primary key (its ``primary_key`` option) and whether the input is
+    hashed by it exactly: a JDBC upsert sink is, and needs one unless its input is SINGLE; any
+    other is sharded by it (``stream_sink.rs:328-333, 479-530``, ``parse_downstream_pk``
+    :814-835)."""
+    text = properties.get(R.DOWNSTREAM_PK_KEY)
+    jdbc_upsert = properties.get("connector") == "jdbc" and properties.get("type") == "upsert"
+    if text is None:
+        if jdbc_upsert and not single:
+            raise FragmenterError(R.JDBC_UPSERT_NEEDS_PK)
+        return None, False
+    key = []
+    for name in (k.strip() for k in text.split(",")):
+        if not name:
+            continue
+        if name not in by_name:
+            raise FragmenterError(R.SINK_PK_NOT_FOUND.format(name=name))
+        key.append(by_name[name])
+    if not key:
+        raise FragmenterError(R.SINK_PK_EMPTY)
+    return key, jdbc_upsert
 
 
 def plan_index(

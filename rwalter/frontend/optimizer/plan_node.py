@@ -17,11 +17,19 @@ from rwalter.frontend.stream_fragmenter import flags as F
 class FragmenterError(Exception):
     """A planning failure; ``message`` is RisingWave's text, ``relation`` a missing relation."""
 
-    def __init__(self, message: str, *, relation: str | None = None, hint: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        relation: str | None = None,
+        hint: str | None = None,
+        code: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.relation = relation
         self.hint = hint
+        self.code = code  # the error's kind when it is not invalid input
 
 
 class UnsupportedPlan(FragmenterError):

@@ -19,7 +19,7 @@ from rwalter.frontend.optimizer.expr_utils import agg_kind, conjuncts, find_aggs
 from rwalter.frontend.optimizer.join import JoinPlanner
 from rwalter.frontend.optimizer.locality import LocalityPlanner
 from rwalter.frontend.optimizer.now_filter import NowFilterPlanner
-from rwalter.frontend.optimizer.over_window import OverWindowPlanner
+from rwalter.frontend.optimizer.over_window import OverWindowPlanner, window_calls
 from rwalter.frontend.optimizer.plan_node import (
     MAYBE_WATERMARK,
     Dist,
@@ -416,6 +416,9 @@ class Planner(
                 node = self.having(having.this, rel, node, renamed)
         outs: list[tuple[str, str]] = []
         computed: list[str] = []
+        windows = window_calls(items)
+        if windows:
+            node, window_cols = self.over_windows(node, rel, windows, known, renamed)
         for i, e in enumerate(items):
             inner = e.this if isinstance(e, exp.Alias) else e
             cid = known.get(inner)
@@ -425,7 +428,7 @@ class Planner(
                 if cid is None or (known and cid not in node.cols):
                     raise FragmenterError(f"Item not found: Invalid column: {inner.name}")
             if isinstance(inner, exp.Window):
-                node, cid = self.window(node, rel, inner)
+                cid = window_cols[id(inner)]
             if cid is None:
                 cid = self.fresh("$expr")
                 computed.append(cid)

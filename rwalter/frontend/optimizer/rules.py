@@ -91,13 +91,46 @@ MATERIALIZED_INPUT = frozenset(
 
 # Rank-like window functions that become a GroupTopN under `WHERE rank <= N`
 # (plan_node/logical_topn.rs:325-330, optimizer rule over_window_to_topn).
-RANK_WINDOWS: tuple[type[exp.Expression], ...] = (exp.RowNumber,)
-RANK_WINDOW_NAMES = frozenset({"rank", "dense_rank", "row_number"})
+# Numbering window functions (``WindowFuncKind::is_numbering``), as sqlglot parses them; only
+# row_number and rank become a TopN (``over_window_to_topn_rule.rs``: dense_rank is warned off).
+NUMBERING_WINDOWS: dict[type[exp.Expression], str] = {
+    exp.RowNumber: "row_number",
+    exp.Rank: "rank",
+    exp.DenseRank: "dense_rank",
+}
+NUMBERING_NAMES = frozenset(NUMBERING_WINDOWS.values())
+TOP_N_NUMBERING = frozenset({"row_number", "rank"})
 
 # now()/proctime() spellings as sqlglot parses them.
 NOW_CLASSES: tuple[type[exp.Expression], ...] = (exp.CurrentTimestamp,)
 
 # Error texts (RisingWave's own).
+# A sink's downstream primary key option and its errors (plan_node/stream_sink.rs:167-175,
+# 484-491, 828-833).
+DOWNSTREAM_PK_KEY = "primary_key"
+SINK_PK_NOT_FOUND = (
+    "Invalid input syntax: Sink primary key column not found: {name}. Please use ',' as the "
+    "delimiter for different primary key columns."
+)
+SINK_PK_EMPTY = (
+    "Invalid input syntax: Specified primary key should not be empty. To use derived primary "
+    "key, remove primary_key from WITH options instead."
+)
+# stream_sink.rs:420-445: a downstream pk outside the stream key of an upsert stream.
+UPSERT_PK_MISMATCH = (
+    "Bind error: When sinking from an upsert stream, the downstream primary key must be the "
+    "same as or a subset of the one derived from the stream."
+)
+UPSERT_PK_MISMATCH_NOTICE = (
+    "Unsafe upsert sink primary-key mismatch is allowed by session variable "
+    "`streaming_unsafe_allow_upsert_sink_pk_mismatch`. This may leave stale rows in the "
+    "downstream system if a downstream primary-key column changes without its old value being "
+    "emitted."
+)
+JDBC_UPSERT_NEEDS_PK = (
+    "Invalid input syntax: Primary key must be defined for upsert JDBC sink. Please specify the "
+    "\"primary_key='pk1,pk2,...'\" in WITH options."
+)
 NESTED_LOOP_JOIN = "Not supported: streaming nested-loop join"
 NESTED_LOOP_HINT = (
     "The non-equal join in the query requires a nested-loop join executor, which could be very "
@@ -134,6 +167,7 @@ MODELLED_SETTINGS: dict[str, str] = {
     "force_two_phase_agg": "false",
     "force_split_distinct_agg": "false",
     "streaming_separate_consecutive_join": "false",
+    "streaming_unsafe_allow_upsert_sink_pk_mismatch": "false",
 }
 RESHAPING_SETTINGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "streaming_enable_unaligned_join": ("false", ("StreamHashJoin",)),

@@ -137,6 +137,12 @@ class SharePlanner:
         return _share(body, mapping), mapping
 
     @staticmethod
+    def share_in_place(body: Node) -> Node:
+        """A reader's StreamShare over ``body`` that keeps its column ids (the reader that
+        stands where ``body`` stood)."""
+        return _share(body, {c: c for c in body.cols})
+
+    @staticmethod
     def rel_of(planned: tuple[Node, list[tuple[str, str]]], alias: str) -> Rel:
         node, outs = planned
         vis = {cid for _, cid in outs}

@@ -9,6 +9,14 @@ from __future__ import annotations
 from sqlglot import exp
 
 from rwalter.frontend.optimizer import rules as R
+from rwalter.frontend.optimizer.expr_utils import shape_key
+from rwalter.frontend.optimizer.over_window import (
+    numbered_keys,
+    numbering,
+    split_groups,
+    window_calls,
+    window_function,
+)
 from rwalter.frontend.optimizer.plan_node import (
     Dist,
     Node,
@@ -22,28 +30,39 @@ class TopNPlanner:
     def rank_filter(
         self, items: list[exp.Expression], where: list[exp.Expression]
     ) -> exp.Expression | None:
-        """`WHERE rn <= N` over a subquery computing row_number()/rank() -> GroupTopN."""
+        """`WHERE rn <= N` over a subquery computing row_number()/rank() -> GroupTopN. The
+        rule sees the over window right under the filter: the top of the subquery's chain
+        (``over_window.py``), when that is one row_number or rank call."""
         for item in items:
             if not isinstance(item, exp.Subquery) or not isinstance(item.this, exp.Select):
                 continue
-            for e in item.this.expressions:
-                w = e.this if isinstance(e, exp.Alias) else None
-                if isinstance(w, exp.Window) and self.is_rank(w.this):
-                    for c in where:
-                        if (
-                            isinstance(c, (exp.LT, exp.LTE, exp.EQ))
-                            and isinstance(c.this, exp.Column)
-                            and c.this.name.lower() == e.alias
-                        ):
-                            self.rank_windows.add(id(w))
-                            return c
+            calls = window_calls(item.this.expressions)
+            if not calls:
+                continue
+            keys = numbered_keys(
+                [
+                    (
+                        shape_key(w.args["order"]) if w.args.get("order") else (),
+                        tuple(shape_key(p) for p in w.args.get("partition_by") or []),
+                        numbering(window_function(w)),
+                    )
+                    for w in calls
+                ]
+            )
+            top = split_groups(keys)[-1]
+            w = calls[top[0]]
+            alias = w.parent.alias if isinstance(w.parent, exp.Alias) else None
+            if len(top) != 1 or not alias or numbering(window_function(w)) not in R.TOP_N_NUMBERING:
+                continue
+            for c in where:
+                if (
+                    isinstance(c, (exp.LT, exp.LTE, exp.EQ))
+                    and isinstance(c.this, exp.Column)
+                    and c.this.name.lower() == alias
+                ):
+                    self.rank_windows.add(id(w))
+                    return c
         return None
-
-    @staticmethod
-    def is_rank(f: exp.Expression) -> bool:
-        return isinstance(f, R.RANK_WINDOWS) or (
-            isinstance(f, exp.Anonymous) and str(f.this).lower() in R.RANK_WINDOW_NAMES
-        )
 
     def top_n(self, node: Node) -> Node:
         """ORDER BY ... LIMIT (plan_node/logical_topn.rs:106-173)."""
