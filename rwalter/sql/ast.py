@@ -368,13 +368,16 @@ class CreateSink(RwStatement):
 
 
 class CreateIndex(RwStatement):
-    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]
-    [WITH (options)]``."""
+    """``CREATE [UNIQUE] INDEX [IF NOT EXISTS] i ON t [USING method] (keys) [INCLUDE (cols)]
+    [DISTRIBUTED BY (exprs)] [WITH (options)]``; a key that is not a plain column is kept as
+    its text (``exp.Var``)."""
 
     arg_types = {
         "this": True,
         "table": True,
         "expressions": True,
+        "unique": False,
+        "method": False,
         "include": False,
         "distributed_by": False,
         "options": False,
