@@ -44,13 +44,11 @@ from rwalter.common.rate_limit import CREATE_OPTION_NODE
 from rwalter.errors import (
     CATALOG_EXISTS,
     INVALID_PARAMETER,
-    PROTOCOL,
     UNSUPPORTED_PLAN,
     UNSUPPORTED_STATEMENT,
     MetaError,
     RwError,
     catalog_error,
-    frontend_error,
     invalid_input,
 )
 from rwalter.frontend import catalog_reader as reader
@@ -67,12 +65,14 @@ from rwalter.sql.dialect.struct_fields import struct_fields
 
 
 def options_of(node: exp.Expression) -> dict[str, str]:
-    """WITH options as a dict; a duplicated key is RisingWave's ``Duplicated option`` error."""
+    """WITH options as a dict; a key given twice is refused as ``WithOptions::try_from`` does
+    when the handler's arguments are made, before the handler runs
+    (``src/frontend/src/utils/with_options.rs:536-594``, ``handler/mod.rs:236-243``)."""
     out: dict[str, str] = {}
     for opt in node.args.get("options") or []:
         key = opt.name.lower()
         if key in out:
-            raise frontend_error("Duplicated option", PROTOCOL)
+            raise RwError([f"Invalid parameter value: Duplicated option: {key}"], INVALID_PARAMETER)
         out[key] = str(opt.args["expression"])
     return out
 
@@ -174,6 +174,7 @@ def creates(
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         @functools.wraps(fn)
         def handler(session, node) -> Result:
+            options_of(node)  # HandlerArgs::new (handler/mod.rs:236-243)
             if node.args.get("query") is not None and isinstance(node, ast.CreateTable):
                 check_ctas_columns(node)  # before the name (create_table_as.rs:48-53)
             schema, name, resolved = resolve(session, node)

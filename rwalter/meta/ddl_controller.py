@@ -25,8 +25,10 @@ def storage_name(relation: str) -> str:
 
 
 def create_catalog_object(catalog: MetaCatalog, relation: Relation) -> int:
-    """A relation without a streaming job (a view, a non-shared source): a new id, one row."""
+    """A relation without a streaming job (a view, a non-shared source): a new id, one row,
+    created at once (the object's ``created_at``, ``controller/catalog/create_op.rs``)."""
     relation.id = catalog.next_ids("object")
+    relation.initialized_at_ms = relation.created_at_ms = catalog.clock_ms
     catalog.insert_relation(relation)
     return relation.id
 
