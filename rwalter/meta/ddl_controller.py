@@ -85,7 +85,10 @@ def _removed_objects(
     out: list[Relation] = []
     for dep in [*refs, *incoming]:
         if dep.id not in seen:
-            out += _removed_objects(catalog, dep, True, seen)
+            # Without CASCADE a table's indexes go with it, but only if nothing reads them
+            # (``drop_op.rs:59-76``: check_object_refer_for_drop on each index).
+            keep_checking = not cascade and dep.kind == "index"
+            out += _removed_objects(catalog, dep, not keep_checking, seen)
     return [*out, rel]
 
 
