@@ -130,3 +130,32 @@ def test_deferred_refused_by_meta_has_no_notice(session: Session) -> None:
     run(session, "CREATE TABLE t (v INT)")
     result = session.execute("ALTER TABLE t SET PARALLELISM = 300 DEFERRED")
     assert result.error is not None and result.notices == []
+
+
+@pytest.mark.parametrize(
+    ("statement", "notice"),
+    [
+        (
+            "ALTER SYSTEM SET barrier_interval_ms = 300000",
+            "Barrier interval is set to 300000 ms >= 300000 ms. This can hurt freshness and "
+            "potentially cause OOM.",
+        ),
+        (
+            "ALTER SYSTEM SET checkpoint_frequency = 60",
+            "Checkpoint frequency is set to 60 >= 60. This can hurt freshness and potentially "
+            "cause OOM.",
+        ),
+        (
+            "ALTER SYSTEM SET search_path = 'a'",
+            "The config search_path of the current session has already been set to a",
+        ),
+        (
+            "ALTER SYSTEM SET search_path TO DEFAULT",
+            "The config search_path of the current session has already been reset to default",
+        ),
+    ],
+)
+def test_alter_system_notices(session: Session, statement: str, notice: str) -> None:
+    """``handle_alter_system`` (``src/frontend/src/handler/alter_system.rs:49-81``)."""
+    result = run(session, statement)
+    assert (result.tag, result.notices) == ("ALTER_SYSTEM", [notice])
