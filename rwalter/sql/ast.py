@@ -165,6 +165,13 @@ class ShowCreate(RwStatement):
     arg_types = {"kind": True, "this": True}
 
 
+class ShowIndexes(RwStatement):
+    """``SHOW INDEXES FROM name [{LIKE|ILIKE} 'pattern']`` (``parser.rs:5280-5291``; the pattern
+    parses but the handler ignores it)."""
+
+    arg_types = {"this": True, "like": False}
+
+
 class ShowProcessList(RwStatement):
     """``SHOW PROCESSLIST`` (``parser.rs:5304-5308``)."""
 
@@ -428,6 +435,7 @@ STATEMENT_NODES = (
     ShowJobs,
     ShowObjects,
     ShowCreate,
+    ShowIndexes,
     ShowProcessList,
     Kill,
     CancelJobs,

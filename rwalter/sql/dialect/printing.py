@@ -312,6 +312,7 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.ShowJobs: _g_show_jobs,
     ast.ShowObjects: _g_show_objects,
     ast.ShowCreate: lambda g, e: f"SHOW CREATE {e.args['kind']} {_name_sql(e.this)}",
+    ast.ShowIndexes: lambda g, e: f"SHOW INDEXES FROM {_name_sql(e.this)}",
     ast.CancelJobs: lambda g, e: f"CANCEL JOBS {_ids_sql(e.expressions)}",
     ast.Wait: _g_wait,
     ast.Recover: lambda g, e: "RECOVER",
