@@ -190,6 +190,13 @@ _COLUMN_CONSTRAINT_WORDS = {"PRIMARY", "NOT", "NULL", "DEFAULT", "UNIQUE", "CHEC
                             "CONSTRAINT", "COLLATE", "GENERATED", "PRIMARY KEY", "AS"}  # fmt: skip
 
 
+# Keyword types that take no ``(...)`` (keyword_datatype, src/sqlparser/src/parser_v2/data_type.rs:188-236).
+_BARE_TYPE_WORDS = frozenset(
+    {"BOOLEAN", "BOOL", "REAL", "SMALLINT", "INT", "INTEGER", "BIGINT", "STRING", "VARCHAR",
+     "UUID", "DATE", "TEXT", "BYTEA", "INTERVAL"}
+)  # fmt: skip
+
+
 def _column_def(c: _Cursor) -> ast.ColumnDef:
     """``parse_column_def`` (``parser.rs:2795-2830``): the data type is read only when a word
     follows the name, so ``(a, b)`` is a list of untyped columns (``CREATE TABLE t (a) AS ...``)."""
@@ -200,6 +207,9 @@ def _column_def(c: _Cursor) -> ast.ColumnDef:
         _column_options(c, node)
         return node
     start = c.i
+    if c.word() in _BARE_TYPE_WORDS and c.is_type(TokenType.L_PAREN, 1):
+        c.i += 1  # the type takes no modifier: the column ends here (parser.rs:2780-2789)
+        raise c.fail("',' or ')' after column definition")
     depth = 0
     while not c.at_end():
         t = c.peek()
