@@ -376,8 +376,7 @@ class CreateSink(RwStatement):
 
 class CreateIndex(RwStatement):
     """``CREATE [UNIQUE] INDEX [IF NOT EXISTS] i ON t [USING method] (keys) [INCLUDE (cols)]
-    [DISTRIBUTED BY (exprs)] [WITH (options)]``; a key that is not a plain column is kept as
-    its text (``exp.Var``)."""
+    [DISTRIBUTED BY (exprs)] [WITH (options)]``; a key is a column or any expression."""
 
     arg_types = {
         "this": True,

@@ -466,8 +466,7 @@ def _create_sink(c: _Cursor) -> exp.Expression:
 
 def _index_key(c: _Cursor) -> exp.Expression:
     """One key of ``parse_create_index``'s list (``parser.rs:2493-2532``): an expression
-    (``parse_expr``). A plain column is kept as a column; any other expression as its text, which
-    the handler binds or refuses."""
+    (``parse_expr``); a plain column stays a column."""
     t = c.peek()
     if (
         t is not None
@@ -479,18 +478,19 @@ def _index_key(c: _Cursor) -> exp.Expression:
         )
     ):
         return exp.column(c.identifier())
-    start, depth = c.peek(), 0
-    while not c.at_end():
-        if depth == 0 and (c.is_type(TokenType.COMMA) or c.is_type(TokenType.R_PAREN)):
-            break
-        if depth == 0 and c.word() in ("ASC", "DESC", "NULLS"):
-            break
-        depth += c.is_type(TokenType.L_PAREN) - c.is_type(TokenType.R_PAREN)
-        c.i += 1
-    if start is None or c.peek(-1) is None or c.peek() is start:
+
+    def stop(j: int) -> bool:
+        tok = c.toks[j]
+        return tok.token_type in (TokenType.COMMA, TokenType.R_PAREN) or (
+            _is_word(tok) and tok.text.upper() in ("ASC", "DESC", "NULLS")
+        )
+
+    end = _scan_to(c, stop)
+    if end == c.i:
         raise c.fail("an expression")
-    end = c.peek(-1)
-    return exp.Var(this=c.sql[start.start : end.end + 1])
+    key = _sqlglot_parse(c, c.i, end)
+    c.i = end
+    return key
 
 
 def _index_keys(c: _Cursor, ordered: bool) -> list[exp.Expression]:

@@ -199,7 +199,9 @@ def _g_create_sink(_g: object, e: ast.CreateSink) -> str:
 
 
 def _index_key_sql(key: exp.Expression) -> str:
-    return key.this if isinstance(key, exp.Var) else _ident_sql(key.this)
+    if isinstance(key, exp.Column) and isinstance(key.this, exp.Identifier):
+        return _ident_sql(key.this)
+    return key.sql(dialect=RWalter)
 
 
 _DIRECTION = {None: "", False: " ASC", True: " DESC"}
