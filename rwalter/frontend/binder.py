@@ -16,6 +16,7 @@ from sqlglot import exp
 
 from rwalter.common.catalog import KINDS, ObjectKind
 from rwalter.errors import QUERY, RwError, catalog_error, invalid_input
+from rwalter.frontend import catalog_reader as reader
 from rwalter.meta.client import Relation
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql
@@ -170,18 +171,26 @@ def bind_columns(exprs: Sequence[exp.Expression], columns: Sequence[str]) -> lis
     return names
 
 
-def find_relation(session, name: str, kinds: tuple[str, ...]) -> Relation | None:
-    rel = session.client.catalog.relation_by_name(name)
-    if rel is not None and rel.kind in kinds:
-        return rel
-    return None
+# ALTER statement kind → the lookup ``resolve_streaming_job_id_for_alter`` makes
+# (``alter_utils.rs:68-100``): tables, MVs and indexes among all table catalogs, creating ones
+# included (``get_table_by_name(.., true)``), sources among sources, sinks among all sinks.
+_ALTER_FIND = {
+    ast.TABLE: reader.get_any_table_by_name,
+    ast.MATERIALIZED_VIEW: reader.get_any_table_by_name,
+    ast.INDEX: reader.get_any_table_by_name,
+    ast.SINK: reader.get_any_sink_by_name,
+    ast.SOURCE: reader.get_source_by_name,
+}
 
 
 def resolve_job_for_alter(session, kind: str, table, alter_target: str) -> Relation:
-    """The relation (job id = its id) an ``ALTER <kind> name`` targets, or RisingWave's error."""
-    kinds, word, stmt = ALTER_LOOKUP[kind]
-    name = object_name(table)
-    rel = find_relation(session, name, kinds)
+    """The relation (job id = its id) an ``ALTER <kind> name`` targets, or RisingWave's error:
+    the qualified name (``[db.][schema.]name``), an explicit schema that must exist, the lookup,
+    then the kind (``validate_table_type_for_alter``, ``alter_utils.rs:27-49``) or, for a
+    source, that it is shared (``alter_utils.rs:84-89``)."""
+    _kinds, word, stmt = ALTER_LOOKUP[kind]
+    schema, name = reader.resolve_schema_qualified_name(table)
+    rel = _ALTER_FIND[kind](session, name, schema)
     if rel is None:
         raise not_found(word, table)
     expected = EXPECTED_KIND.get(kind)
@@ -203,7 +212,6 @@ def statement_type(kind: str) -> str:
 
 __all__ = [
     "RwError",
-    "find_relation",
     "object_name",
     "resolve_job_for_alter",
     "single_name",

@@ -43,9 +43,13 @@ def schema_names(session) -> tuple[str, ...]:
 
 def resolve_schema_qualified_name(table: exp.Expression) -> tuple[str | None, str]:
     """``Binder::resolve_schema_qualified_name`` (``binder/relation/mod.rs:254-283``):
-    ``[db.][schema.]name``; a database other than the current one is refused."""
+    ``[db.][schema.]name``; more parts, or a database other than the current one, are refused."""
     name = real_value(table.this) if isinstance(table.this, exp.Identifier) else table.name
     db, catalog = table.args.get("db"), table.args.get("catalog")
+    if isinstance(catalog, exp.Dot):  # more than three parts
+        raise invalid_input(
+            f"improper qualified name (too many dotted names): {written_name(table)}"
+        )
     if catalog is not None and real_value(catalog) != CURRENT_DATABASE:
         raise invalid_input(
             f'cross-database references are not implemented: "{written_name(table)}"'

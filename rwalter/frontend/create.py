@@ -44,13 +44,11 @@ from rwalter.common.rate_limit import CREATE_OPTION_NODE
 from rwalter.errors import (
     CATALOG_EXISTS,
     INVALID_PARAMETER,
-    PROTOCOL,
     UNSUPPORTED_PLAN,
     UNSUPPORTED_STATEMENT,
     MetaError,
     RwError,
     catalog_error,
-    frontend_error,
     invalid_input,
 )
 from rwalter.frontend import catalog_reader as reader
@@ -67,12 +65,14 @@ from rwalter.sql.dialect.struct_fields import struct_fields
 
 
 def options_of(node: exp.Expression) -> dict[str, str]:
-    """WITH options as a dict; a duplicated key is RisingWave's ``Duplicated option`` error."""
+    """WITH options as a dict; a key given twice is refused as ``WithOptions::try_from`` does
+    when the handler's arguments are made, before the handler runs
+    (``src/frontend/src/utils/with_options.rs:536-594``, ``handler/mod.rs:236-243``)."""
     out: dict[str, str] = {}
     for opt in node.args.get("options") or []:
         key = opt.name.lower()
         if key in out:
-            raise frontend_error("Duplicated option", PROTOCOL)
+            raise RwError([f"Invalid parameter value: Duplicated option: {key}"], INVALID_PARAMETER)
         out[key] = str(opt.args["expression"])
     return out
 
@@ -154,20 +154,34 @@ def check_ctas_columns(node: ast.CreateTable) -> None:
         raise invalid_input("Should not specify data type in CREATE TABLE AS")
 
 
-def creates(tag: str) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
-    """A CREATE handler: the name check (or the IF NOT EXISTS no-op) first, then the tag."""
+def resolve_name_for_create(session, node) -> tuple[str, str, tuple]:
+    """The schema and name a CREATE makes (``get_database_and_schema_id_for_create``); the
+    third part is what the handler resolved before the name check (nothing here)."""
+    qualifier, name = reader.resolve_schema_qualified_name(node.this)
+    return reader.schema_for_create(session, qualifier), name, ()
+
+
+Resolve = Callable[..., tuple[str, str, tuple]]
+
+
+def creates(
+    tag: str, resolve: Resolve = resolve_name_for_create
+) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """A CREATE handler: ``resolve`` (the checks its RisingWave handler makes before the name's,
+    giving the schema, the name and what the handler needs of them), the name check (or the IF
+    NOT EXISTS no-op), then the handler, then the tag."""
 
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         @functools.wraps(fn)
         def handler(session, node) -> Result:
+            options_of(node)  # HandlerArgs::new (handler/mod.rs:236-243)
             if node.args.get("query") is not None and isinstance(node, ast.CreateTable):
                 check_ctas_columns(node)  # before the name (create_table_as.rs:48-53)
-            qualifier, name = reader.resolve_schema_qualified_name(node.this)
-            schema = reader.schema_for_create(session, qualifier)
+            schema, name, resolved = resolve(session, node)
             found = check_name_free(session, name, bool(node.args.get("exists")), schema)
             if isinstance(found, Relation):
                 return _duplicate_under_creation(session, found, tag)
-            result = found or fn(session, node, name)
+            result = found or fn(session, node, name, *resolved)
             result.tag = tag
             created = session.client.catalog.relation_by_name(name)
             if created is not None and created.schema_name != schema:
@@ -321,7 +335,7 @@ def submit(
     """
     options = options or {}
     cfg = session.config
-    serverless = kind in ("materialized view", "sink", "index") and _resolve_resource_type(
+    serverless = kind in ("materialized view", "sink", "index") and resolve_resource_type(
         session, options
     )
     policy = values.resolve_create_parallelism(cfg, kind)
@@ -371,7 +385,7 @@ def submit(
     return job_id, long_running_notice(session, kind, elapsed_ms)
 
 
-def _resolve_resource_type(session, options: dict[str, str]) -> bool:
+def resolve_resource_type(session, options: dict[str, str]) -> bool:
     """Whether the job asks for serverless backfill (``resolve_streaming_job_resource_type``,
     ``create_mv.rs:218-258``): its WITH option, else false with a resource group, else the
     session's ``enable_serverless_backfill``; both with a resource group is refused. rwalter's

@@ -6,6 +6,16 @@ call are in :mod:`rwalter.frontend.create`.
 =================================  ====================================================  ==========================
 check (in order)                   text                                                  RisingWave
 =================================  ====================================================  ==========================
+a WITH option twice                ``Invalid parameter value: Duplicated option: k``     ``with_options.rs:536-594``
+the name (and its schema)          ``<kind> named x already exists`` / IF NOT EXISTS     ``create_sink.rs:677-684``
+the reserved prefix                ``Sink name cannot start with reserved prefix         ``create_sink.rs:686-691``
+                                   '__iceberg_sink_'``
+resource group with serverless     ``Please do not specify serverless backfilling and    ``create_sink.rs:721-722``
+backfill                           resource group together``
+INTO with a connector              ``Bind error: In the case of sinking into table, the  ``create_sink.rs:214-223``
+                                   'connector' parameter should not be provided.``
+no connector                       ``Bind error: missing field 'connector'``             ``create_sink.rs:224-227``
+the query reads an internal table  ``CREATE SINK does not support internal table "x"``   ``create_sink.rs:380-391``
 INTO a relation that is not a      ``table not found: x``                                ``create_sink.rs:450-453``
 table
 =================================  ====================================================  ==========================
@@ -15,6 +25,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from rwalter.errors import QUERY, RwError, invalid_input
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend import create as job
 from rwalter.frontend.backfill_order import check_backfill_order
@@ -24,6 +35,9 @@ from rwalter.frontend.views import inline_views, referenced_relations
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
 from rwalter.sql import ast
+
+# Names kept for the sinks of tables with the iceberg engine (src/common/src/catalog/mod.rs:146).
+ICEBERG_SINK_PREFIX = "__iceberg_sink_"
 
 # Sinks whose decoupling is off by default (TrivialSink: blackhole and sink into table,
 # src/connector/src/sink/trivial.rs:85-92); every other connector's is on (sink/mod.rs:826-832).
@@ -41,12 +55,25 @@ def sink_log_store(cfg, connector: str | None) -> str:
 
 @job.creates("CREATE_SINK")
 def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
+    if name.startswith(ICEBERG_SINK_PREFIX):
+        raise invalid_input(f"Sink name cannot start with reserved prefix '{ICEBERG_SINK_PREFIX}'")
+    options = job.options_of(node)
+    job.resolve_resource_type(session, options)
+    if node.args.get("into") is not None and "connector" in options:
+        raise RwError(
+            [
+                "Bind error: In the case of sinking into table, the 'connector' parameter "
+                "should not be provided."
+            ],
+            QUERY,
+        )
+    if node.args.get("into") is None and "connector" not in options:
+        raise RwError(["Bind error: missing field 'connector'"], QUERY)
     read = node.args.get("query")
     if read is None and node.args.get("from_") is not None:
         read = exp.select("*").from_(node.args["from_"].copy())
     if read is not None:  # its binding's relations (create_sink.rs:380-391)
         reader.reject_internal_table_dependencies(session, read, "CREATE SINK")
-    options = job.options_of(node)
     into = None
     if node.args.get("into") is not None:
         target_name = object_name(node.args["into"])

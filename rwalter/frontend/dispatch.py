@@ -44,6 +44,7 @@ HANDLERS: dict[type, tuple[str, str]] = {
     ast.ShowJobs: ("jobs", "handle_show_jobs"),
     ast.ShowObjects: ("show", "handle_show_objects"),
     ast.ShowCreate: ("show", "handle_show_create"),
+    ast.ShowIndexes: ("show", "handle_show_indexes"),
     ast.ShowProcessList: ("processlist", "handle_show_processlist"),
     ast.Kill: ("processlist", "handle_kill"),
     ast.CancelJobs: ("jobs", "handle_cancel"),
@@ -130,6 +131,8 @@ def unmodelled(node: exp.Expression) -> RwError:
         if upper[: len(refused[0])] == list(refused[0]):
             return not_implemented(refused[1])
     n = 2 if words and words[0].upper() in _TWO_WORD_COMMANDS else 1
+    if upper[1:3] == ["MATERIALIZED", "VIEW"]:  # ALTER MATERIALIZED VIEW, not ALTER MATERIALIZED
+        n = 3
     what = " ".join(w.upper() for w in words[:n]) if words else type(node).__name__
     return RwError(
         [

@@ -25,10 +25,16 @@ from sqlglot import exp
 from rwalter.common.catalog import JobStatus
 from rwalter.errors import catalog_error
 from rwalter.frontend.binder import name_position, object_name
-from rwalter.frontend.catalog_reader import schema_names, schema_path
+from rwalter.frontend.catalog_reader import (
+    get_created_table_by_name,
+    resolve_schema_qualified_name,
+    schema_names,
+    schema_path,
+    written_name,
+)
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import real_value, to_sql
+from rwalter.sql.dialect import parse_statement, real_value, to_sql
 
 # SHOW <kind> -> (catalog kind, only created jobs).
 LISTED_KINDS: dict[str, tuple[str, bool]] = {
@@ -124,4 +130,56 @@ def handle_show_create(session, node: ast.ShowCreate) -> Result:
     )
 
 
-__all__ = ["handle_show_create", "handle_show_objects"]
+# OrderType's Display (src/common/src/util/sort_util.rs:231-247): the direction, then the nulls
+# placement only where it is not the default (nulls largest: last when ascending).
+def _order_text(desc: bool, nulls_first: bool | None) -> str:
+    text = "DESC" if desc else "ASC"
+    if nulls_first is not None and nulls_first != desc:
+        text += " NULLS FIRST" if nulls_first else " NULLS LAST"
+    return text
+
+
+def handle_show_indexes(session, node: ast.ShowIndexes) -> Result:
+    """``SHOW INDEXES FROM t`` (``show.rs:671-677`` over ``get_indexes_from_table``,
+    ``show.rs:118-132``): the name is bound as a batch query binds it, and anything but a created
+    table catalog is ``table or source not found``; one row per index as
+    ``IndexCatalog::display`` shows it (``catalog/index_catalog.rs:320-358``): the index table's
+    visible key columns with their order, the other visible columns, the distribution key."""
+    schema, name = resolve_schema_qualified_name(node.this)
+    rel = get_created_table_by_name(session, name, schema)
+    if rel is None:  # an index binds as a table too, with no indexes of its own
+        raise catalog_error(f"table or source not found: {written_name(node.this)}")
+    catalog = session.client.catalog
+    rows = []
+    for index in sorted(catalog.relations("index"), key=lambda i: i.id):
+        if index.target_id != rel.id:
+            continue
+        orders: dict[str, str] = {}
+        definition = parse_statement(index.definition)
+        for key in definition.expressions:
+            column = key.this.name if isinstance(key.this, exp.Column) else None
+            if column is not None:
+                orders.setdefault(
+                    column, _order_text(bool(key.args.get("desc")), key.args.get("nulls_first"))
+                )
+        visible = set(index.columns)
+        keys = [c for c in index.stream_key if c in visible]
+        rows.append(
+            [
+                index.name,
+                rel.name,
+                ", ".join(f"{c} {orders.get(c, 'ASC')}" for c in keys),
+                ", ".join(c for c in index.columns if c not in keys),
+                ", ".join(index.dist_key),
+            ]
+        )
+    return Result(
+        tag="SHOW_COMMAND",
+        columns=["Name", "On", "Key", "Include", "Distributed By"],
+        rows=rows,
+        types="TTTTT",
+        returns_rows=True,
+    )
+
+
+__all__ = ["handle_show_create", "handle_show_indexes", "handle_show_objects"]

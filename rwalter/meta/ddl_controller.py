@@ -25,8 +25,10 @@ def storage_name(relation: str) -> str:
 
 
 def create_catalog_object(catalog: MetaCatalog, relation: Relation) -> int:
-    """A relation without a streaming job (a view, a non-shared source): a new id, one row."""
+    """A relation without a streaming job (a view, a non-shared source): a new id, one row,
+    created at once (the object's ``created_at``, ``controller/catalog/create_op.rs``)."""
     relation.id = catalog.next_ids("object")
+    relation.initialized_at_ms = relation.created_at_ms = catalog.clock_ms
     catalog.insert_relation(relation)
     return relation.id
 
@@ -83,7 +85,10 @@ def _removed_objects(
     out: list[Relation] = []
     for dep in [*refs, *incoming]:
         if dep.id not in seen:
-            out += _removed_objects(catalog, dep, True, seen)
+            # Without CASCADE a table's indexes go with it, but only if nothing reads them
+            # (``drop_op.rs:59-76``: check_object_refer_for_drop on each index).
+            keep_checking = not cascade and dep.kind == "index"
+            out += _removed_objects(catalog, dep, not keep_checking, seen)
     return [*out, rel]
 
 

@@ -165,6 +165,13 @@ class ShowCreate(RwStatement):
     arg_types = {"kind": True, "this": True}
 
 
+class ShowIndexes(RwStatement):
+    """``SHOW INDEXES FROM name [{LIKE|ILIKE} 'pattern']`` (``parser.rs:5280-5291``; the pattern
+    parses but the handler ignores it)."""
+
+    arg_types = {"this": True, "like": False}
+
+
 class ShowProcessList(RwStatement):
     """``SHOW PROCESSLIST`` (``parser.rs:5304-5308``)."""
 
@@ -368,13 +375,15 @@ class CreateSink(RwStatement):
 
 
 class CreateIndex(RwStatement):
-    """``CREATE INDEX [IF NOT EXISTS] i ON t (cols) [INCLUDE (cols)] [DISTRIBUTED BY (cols)]
-    [WITH (options)]``."""
+    """``CREATE [UNIQUE] INDEX [IF NOT EXISTS] i ON t [USING method] (keys) [INCLUDE (cols)]
+    [DISTRIBUTED BY (exprs)] [WITH (options)]``; a key is a column or any expression."""
 
     arg_types = {
         "this": True,
         "table": True,
         "expressions": True,
+        "unique": False,
+        "method": False,
         "include": False,
         "distributed_by": False,
         "options": False,
@@ -425,6 +434,7 @@ STATEMENT_NODES = (
     ShowJobs,
     ShowObjects,
     ShowCreate,
+    ShowIndexes,
     ShowProcessList,
     Kill,
     CancelJobs,

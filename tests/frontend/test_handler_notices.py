@@ -96,3 +96,66 @@ def test_create_database_if_not_exists_notice(session: Session) -> None:
     run(session, "CREATE DATABASE d")
     result = run(session, "CREATE DATABASE IF NOT EXISTS d")
     assert (result.tag, result.notices) == ("CREATE_DATABASE", ['database "d" exists, skipping'])
+
+
+DEFERRED_NOTICE = (
+    "DEFERRED is used, please ensure that automatic parallelism control is enabled on the meta, "
+    "otherwise, the alter will not take effect."
+)
+
+
+@pytest.mark.parametrize(
+    ("statement", "tag"),
+    [
+        ("ALTER TABLE t SET PARALLELISM = 2 DEFERRED", "ALTER_TABLE"),
+        (
+            "ALTER MATERIALIZED VIEW m SET BACKFILL_PARALLELISM = 2 DEFERRED",
+            "ALTER_MATERIALIZED_VIEW",
+        ),
+        ("ALTER INDEX i SET PARALLELISM = 'bounded(2)' DEFERRED", "ALTER_INDEX"),
+        ("ALTER SINK s SET PARALLELISM = DEFAULT DEFERRED", "ALTER_SINK"),
+    ],
+)
+def test_deferred_notice(session: Session, statement: str, tag: str) -> None:
+    """The DEFERRED notice follows meta's answer (``alter_parallelism.rs:62-64, 100-102``)."""
+    run(session, "CREATE TABLE t (v INT)")
+    run(session, "CREATE MATERIALIZED VIEW m AS SELECT * FROM t")
+    run(session, "CREATE INDEX i ON t (v)")
+    run(session, "CREATE SINK s FROM m WITH (connector = 'blackhole')")
+    result = run(session, statement)
+    assert (result.tag, result.notices) == (tag, [DEFERRED_NOTICE])
+
+
+def test_deferred_refused_by_meta_has_no_notice(session: Session) -> None:
+    run(session, "CREATE TABLE t (v INT)")
+    result = session.execute("ALTER TABLE t SET PARALLELISM = 300 DEFERRED")
+    assert result.error is not None and result.notices == []
+
+
+@pytest.mark.parametrize(
+    ("statement", "notice"),
+    [
+        (
+            "ALTER SYSTEM SET barrier_interval_ms = 300000",
+            "Barrier interval is set to 300000 ms >= 300000 ms. This can hurt freshness and "
+            "potentially cause OOM.",
+        ),
+        (
+            "ALTER SYSTEM SET checkpoint_frequency = 60",
+            "Checkpoint frequency is set to 60 >= 60. This can hurt freshness and potentially "
+            "cause OOM.",
+        ),
+        (
+            "ALTER SYSTEM SET search_path = 'a'",
+            "The config search_path of the current session has already been set to a",
+        ),
+        (
+            "ALTER SYSTEM SET search_path TO DEFAULT",
+            "The config search_path of the current session has already been reset to default",
+        ),
+    ],
+)
+def test_alter_system_notices(session: Session, statement: str, notice: str) -> None:
+    """``handle_alter_system`` (``src/frontend/src/handler/alter_system.rs:49-81``)."""
+    result = run(session, statement)
+    assert (result.tag, result.notices) == ("ALTER_SYSTEM", [notice])

@@ -268,8 +268,13 @@ def plan_index(
     planner = Planner(lambda n: table, "ARRANGEMENT_BACKFILL", table.database_id)
     rel = planner.scan(table, table.name)
     ids = {name: cid for _, name, cid, _ in rel.scope}
+    node = rel.node
+    computed = [c for c in columns if c not in ids]  # keys that are expressions: a Project
+    if computed:  # computes them over the scan (assemble_input, create_index.rs:536-608)
+        ids.update((c, planner.fresh(c)) for c in computed)
+        node = unary("StreamProject", node, cols=[*node.cols, *(ids[c] for c in computed)])
     dist = list(distributed_by or columns[:1])
-    node = exchange(rel.node, "HASH", Dist("hash", tuple(ids[c] for c in dist)))
+    node = exchange(node, "HASH", Dist("hash", tuple(ids[c] for c in dist)))
     key = list(dict.fromkeys([*(ids[c] for c in columns), *rel.node.stream_key]))
     node.stream_key = key
     extra = [c for c in (include if include else table.columns) if c not in columns]

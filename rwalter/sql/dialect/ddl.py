@@ -192,6 +192,13 @@ _COLUMN_CONSTRAINT_WORDS = {"PRIMARY", "NOT", "NULL", "DEFAULT", "UNIQUE", "CHEC
                             "CONSTRAINT", "COLLATE", "GENERATED", "PRIMARY KEY", "AS"}  # fmt: skip
 
 
+# Keyword types that take no ``(...)`` (keyword_datatype, src/sqlparser/src/parser_v2/data_type.rs:188-236).
+_BARE_TYPE_WORDS = frozenset(
+    {"BOOLEAN", "BOOL", "REAL", "SMALLINT", "INT", "INTEGER", "BIGINT", "STRING", "VARCHAR",
+     "UUID", "DATE", "TEXT", "BYTEA", "INTERVAL"}
+)  # fmt: skip
+
+
 def _column_def(c: _Cursor) -> ast.ColumnDef:
     """``parse_column_def`` (``parser.rs:2795-2830``): the data type is read only when a word
     follows the name, so ``(a, b)`` is a list of untyped columns (``CREATE TABLE t (a) AS ...``)."""
@@ -202,6 +209,9 @@ def _column_def(c: _Cursor) -> ast.ColumnDef:
         _column_options(c, node)
         return node
     start = c.i
+    if c.word() in _BARE_TYPE_WORDS and c.is_type(TokenType.L_PAREN, 1):
+        c.i += 1  # the type takes no modifier: the column ends here (parser.rs:2780-2789)
+        raise c.fail("',' or ')' after column definition")
     depth = 0
     while not c.at_end():
         t = c.peek()
@@ -456,29 +466,81 @@ def _create_sink(c: _Cursor) -> exp.Expression:
     return node
 
 
-def _create_index(c: _Cursor) -> exp.Expression:
+def _index_key(c: _Cursor) -> exp.Expression:
+    """One key of ``parse_create_index``'s list (``parser.rs:2493-2532``): an expression
+    (``parse_expr``); a plain column stays a column."""
+    t = c.peek()
+    if (
+        t is not None
+        and (_is_word(t) or t.token_type == TokenType.IDENTIFIER)
+        and (
+            c.is_type(TokenType.COMMA, 1)
+            or c.is_type(TokenType.R_PAREN, 1)
+            or c.word(1) in ("ASC", "DESC", "NULLS")
+        )
+    ):
+        return exp.column(c.identifier())
+
+    def stop(j: int) -> bool:
+        tok = c.toks[j]
+        return tok.token_type in (TokenType.COMMA, TokenType.R_PAREN) or (
+            _is_word(tok) and tok.text.upper() in ("ASC", "DESC", "NULLS")
+        )
+
+    end = _scan_to(c, stop)
+    if end == c.i:
+        raise c.fail("an expression")
+    key = _sqlglot_parse(c, c.i, end)
+    c.i = end
+    return key
+
+
+def _index_keys(c: _Cursor, ordered: bool) -> list[exp.Expression]:
+    """``( key [ASC|DESC] [NULLS FIRST|LAST] , ... )`` (``parse_order_by_expr``), or
+    ``( expr , ... )`` for DISTRIBUTED BY."""
+    if not c.tok(TokenType.L_PAREN):
+        raise c.fail("(")
+    keys: list[exp.Expression] = []
+    while True:
+        key = _index_key(c)
+        if ordered:
+            direction = c.one_of("ASC", "DESC")  # as written: None, False (ASC), True
+            desc = None if direction is None else direction == "DESC"
+            nulls_first = None
+            if c.words("NULLS"):
+                which = c.one_of("FIRST", "LAST")
+                if which is None:
+                    raise c.fail("FIRST or LAST after NULLS")
+                nulls_first = which == "FIRST"
+            key = exp.Ordered(this=key, desc=desc, nulls_first=nulls_first)
+        keys.append(key)
+        if c.tok(TokenType.COMMA):
+            continue
+        if c.tok(TokenType.R_PAREN):
+            return keys
+        raise c.fail(")")
+
+
+def _create_index(c: _Cursor, unique: bool = False) -> exp.Expression:
     exists = _if_not_exists(c)
     name = c.object_name()
     if not c.words("ON"):
         raise c.fail("ON")
     table = c.object_name()
-    if not c.tok(TokenType.L_PAREN):
-        raise c.fail("(")
-    cols: list[exp.Expression] = []
-    while True:
-        col = exp.column(c.identifier())
-        desc = c.one_of("ASC", "DESC") == "DESC"
-        cols.append(exp.Ordered(this=col, desc=desc))
-        if c.tok(TokenType.COMMA):
-            continue
-        if c.tok(TokenType.R_PAREN):
-            break
-        raise c.fail(")")
-    node = ast.CreateIndex(exists=exists or None, this=name, table=table, expressions=cols)
+    method = c.identifier() if c.words("USING") else None
+    cols = _index_keys(c, ordered=True)
+    node = ast.CreateIndex(
+        exists=exists or None,
+        this=name,
+        table=table,
+        expressions=cols,
+        unique=unique or None,
+        method=method,
+    )
     if c.words("INCLUDE"):
         node.set("include", [exp.Column(this=i) for i in _identifier_list(c)])
     if c.words("DISTRIBUTED", "BY"):
-        node.set("distributed_by", [exp.Column(this=i) for i in _identifier_list(c)])
+        node.set("distributed_by", _index_keys(c, ordered=False))
     if c.words("WITH"):  # parser.rs parse_create_index: WITH (options) after DISTRIBUTED BY
         node.set("options", _with_options(c))
     return node
@@ -530,7 +592,7 @@ _CREATE_KINDS: tuple[tuple[tuple[str, ...], Callable[[_Cursor], exp.Expression] 
     (("FUNCTION",), None),
     (("AGGREGATE",), None),
     (("INDEX",), _create_index),
-    (("UNIQUE", "INDEX"), _create_index),
+    (("UNIQUE", "INDEX"), lambda c: _create_index(c, unique=True)),
     (("SCHEMA",), _create_schema),
     (("DATABASE",), _create_database),
     (("USER",), None),

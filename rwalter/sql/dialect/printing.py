@@ -198,19 +198,32 @@ def _g_create_sink(_g: object, e: ast.CreateSink) -> str:
     return s + _g_format(e)
 
 
+def _index_key_sql(key: exp.Expression) -> str:
+    if isinstance(key, exp.Column) and isinstance(key.this, exp.Identifier):
+        return _ident_sql(key.this)
+    return key.sql(dialect=RWalter)
+
+
+_DIRECTION = {None: "", False: " ASC", True: " DESC"}
+_NULLS = {None: "", True: " NULLS FIRST", False: " NULLS LAST"}
+
+
 def _g_create_index(_g: object, e: ast.CreateIndex) -> str:
+    """``Display for Statement::CreateIndex`` (``src/sqlparser/src/ast/mod.rs:2160-2200``): the
+    keys as ``OrderByExpr`` prints them, INCLUDE and DISTRIBUTED BY joined by a bare comma."""
     cols = ", ".join(
-        _ident_sql(o.this.this) + (" DESC" if o.args.get("desc") else "") for o in e.expressions
+        _index_key_sql(o.this) + _DIRECTION[o.args.get("desc")] + _NULLS[o.args.get("nulls_first")]
+        for o in e.expressions
     )
-    s = f"CREATE INDEX {_ine(e)}{_name_sql(e.this)} ON {_name_sql(e.args['table'])}({cols})"
+    unique = "UNIQUE " if e.args.get("unique") else ""
+    method = f" USING {_ident_sql(e.args['method'])} " if e.args.get("method") else ""
+    table = _name_sql(e.args["table"])
+    s = f"CREATE {unique}INDEX {_ine(e)}{_name_sql(e.this)} ON {table}{method}({cols})"
     if e.args.get("include"):
-        s += " INCLUDE(" + ", ".join(_ident_sql(x.this) for x in e.args["include"]) + ")"
+        s += " INCLUDE(" + ",".join(_ident_sql(x.this) for x in e.args["include"]) + ")"
     if e.args.get("distributed_by"):
-        s += (
-            " DISTRIBUTED BY("
-            + ", ".join(_ident_sql(x.this) for x in e.args["distributed_by"])
-            + ")"
-        )
+        keys = ",".join(_index_key_sql(x) for x in e.args["distributed_by"])
+        s += f" DISTRIBUTED BY({keys})"
     if e.args.get("options") is not None:
         s += " WITH " + _g_options(e.args["options"])
     return s
@@ -301,6 +314,7 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.ShowJobs: _g_show_jobs,
     ast.ShowObjects: _g_show_objects,
     ast.ShowCreate: lambda g, e: f"SHOW CREATE {e.args['kind']} {_name_sql(e.this)}",
+    ast.ShowIndexes: lambda g, e: f"SHOW INDEXES FROM {_name_sql(e.this)}",
     ast.CancelJobs: lambda g, e: f"CANCEL JOBS {_ids_sql(e.expressions)}",
     ast.Wait: _g_wait,
     ast.Recover: lambda g, e: "RECOVER",

@@ -75,6 +75,15 @@ def _parse_show(c: _Cursor, start_tok: Token) -> exp.Expression:
             return node
     if c.words("PROCESSLIST"):
         return ast.ShowProcessList()
+    if c.words("INDEXES"):
+        if not c.words("FROM"):
+            raise c.fail("from after indexes")  # parser.rs:5280-5291
+        node = ast.ShowIndexes(this=c.object_name())
+        if c.words("LIKE") or c.words("ILIKE"):
+            node.set("like", _string_literal(c))
+        elif c.word() == "WHERE":  # parses, but RisingWave refuses it (show.rs:507-509)
+            return _command(c, start_tok)
+        return node
     if c.word() == "MATERIALIZED":
         c.i += 1
         raise c.fail("VIEWS after MATERIALIZED")  # parser.rs:5241
