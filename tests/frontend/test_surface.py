@@ -51,7 +51,7 @@ def session():
             ],
         ),
         (
-            "SELECT a FROM t WHERE list_contains([1], a)",
+            "SELECT a FROM t WHERE list_contains(ARRAY[1], a)",
             [
                 "Failed to bind expression: list_contains(ARRAY[1], a)",
                 "function list_contains(integer[], integer) does not exist",

@@ -16,6 +16,13 @@ from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
 from rwalter.sql.dialect.errors import _Fail, _position
+from rwalter.sql.dialect.foreign import (
+    ASOF_SIDE_ERROR,
+    FOREIGN_WORDS,
+    JOIN_CONSTRAINT_NEEDED,
+    SET_OPERATION_FOLLOWERS,
+    STAR_OPERATORS,
+)
 
 # --------------------------------------------------------------------------------------------
 # The sqlglot dialect
@@ -51,6 +58,10 @@ class RWalter(RisingWave):
         # Every statement is tokenized in full: sqlglot swallows the rest of a statement that
         # starts with a COMMAND word (SHOW, EXPLAIN, RESET, ...) into one string token.
         COMMANDS: set[TokenType] = set()
+        # Words RisingWave's tokenizer has no keyword for are plain words (foreign.py).
+        KEYWORDS = {
+            k: v for k, v in RisingWave.Tokenizer.KEYWORDS.items() if k not in FOREIGN_WORDS
+        }
 
     class Parser(RisingWave.parser_class):  # type: ignore[name-defined,misc]
         FUNCTION_PARSERS = {
@@ -77,6 +88,52 @@ class RWalter(RisingWave):
             if part is None and any(t is not None and t.token_type == TokenType.DOT for t in dots):
                 self.raise_error("Expected identifier but got a token", self._curr)
             return part
+
+        def _parse_star_op(self, *keywords: str) -> list[exp.Expression] | None:  # type: ignore[override]
+            """``* EXCEPT (...)`` only (foreign.STAR_OPERATORS)."""
+            kept = tuple(k for k in keywords if k in STAR_OPERATORS)
+            return super()._parse_star_op(*kept) if kept else None
+
+        def _parse_alias(self, this, explicit=False):  # type: ignore[no-untyped-def,override]
+            """``*`` and ``t.*`` take no alias (``SelectItem::Wildcard``, ``parser.rs:6099-6115``):
+            a word after them ends the select list."""
+            star = this.this if isinstance(this, exp.Column) else this
+            if isinstance(star, exp.Star):
+                return this
+            return super()._parse_alias(this, explicit)
+
+        def parse_set_operation(self, this, consume_pipe=False, intersect_only=False):  # type: ignore[no-untyped-def,override]
+            """After the operator (and ``ALL``) RisingWave reads a query body: DuckDB's
+            ``BY NAME`` and ``DISTINCT`` fail there (foreign.SET_OPERATION_FOLLOWERS)."""
+            curr = self._curr
+            if curr is not None and curr.token_type in self.SET_OPERATIONS:
+                j = self._index + 1
+                if j < len(self._tokens) and self._tokens[j].token_type == TokenType.ALL:
+                    j += 1
+                after = self._tokens[j] if j < len(self._tokens) else None
+                what = SET_OPERATION_FOLLOWERS.get(after.text.upper()) if after else None
+                if what is not None:
+                    self.raise_error(f"Expecting {what}", after)
+            return super().parse_set_operation(this, consume_pipe, intersect_only)
+
+        def _parse_join(self, skip_join_token=False, parse_bracket=False, alias_tokens=None):  # type: ignore[no-untyped-def,override]
+            """A join that needs ON or USING without one, and ``ASOF RIGHT/FULL``, fail as in
+            ``parse_joins`` (foreign.JOIN_CONSTRAINT_NEEDED)."""
+            start = self._index
+            comma = self._curr is not None and self._curr.token_type == TokenType.COMMA
+            join = super()._parse_join(skip_join_token, parse_bracket, alias_tokens)
+            if not isinstance(join, exp.Join) or comma:
+                return join
+            if join.args.get("method") not in (None, "ASOF"):  # NATURAL needs no constraint
+                return join
+            asof = join.args.get("method") == "ASOF"
+            side = join.args.get("side") or join.args.get("kind")
+            if asof and side in ("RIGHT", "FULL"):
+                self.raise_error(f"Expecting {ASOF_SIDE_ERROR}", self._tokens[start + 1])
+            needs = JOIN_CONSTRAINT_NEEDED.get((asof, side))
+            if needs and not join.args.get("on") and not join.args.get("using"):
+                self.raise_error(f"Expecting join constraint after {needs}")
+            return join
 
         def _parse_insert(self):  # type: ignore[no-untyped-def]
             """``INSERT INTO name``: RisingWave reads an object name after INTO (``parse_insert``,

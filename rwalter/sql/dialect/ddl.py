@@ -14,6 +14,7 @@ from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _RG, _command
 from rwalter.sql.dialect.cursor import _PARSER, _Cursor, _is_word, real_value
 from rwalter.sql.dialect.errors import _Fail
+from rwalter.sql.dialect.foreign import check_brackets, is_operand_end
 from rwalter.sql.dialect.values import _literal_item, _render_literal, _set_value
 
 # --------------------------------------------------------------------------------------------
@@ -58,6 +59,13 @@ def _sub_query(c: _Cursor, stop: Callable[[int], bool] | None = None) -> exp.Exp
 def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
     """Parse ``toks[i:j]`` with sqlglot (errors carry source offsets via ``raise_error``)."""
     toks = c.toks[i:j]
+    end = c.toks[j] if j < len(c.toks) else None
+
+    def fail(what: str, tok: Token | None) -> _Fail:
+        tok = tok or end
+        return _Fail(f"expected {what}, found: {c.display(tok)}", c.offset_of(tok))
+
+    check_brackets(toks, lambda t: is_operand_end(t, _is_word), fail)
     try:
         result = _PARSER.parse(toks, c.sql)
     except _Fail as e:

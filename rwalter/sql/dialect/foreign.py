@@ -1,0 +1,173 @@
+"""The grammar sqlglot reads and RisingWave's parser does not: switched off at its root.
+
+Why it exists: sqlglot's RisingWave dialect inherits DuckDB's and Postgres's grammar, so
+``SELECT [1,2]``, ``{'a': 1}``, ``1::hugeint``, ``'a' GLOB 'a'``, ``* EXCLUDE (a)``,
+``UNION BY NAME`` or ``t POSITIONAL JOIN t`` would parse and reach DuckDB, which answers with
+its own semantics or its own error texts. RisingWave's parser (``src/sqlparser/src/parser.rs``
+at 448c6570) refuses each at a token; this module makes rwalter's parser refuse them at the
+same token with the same words, or read them as RisingWave reads them (a DuckDB type word is
+just a type name, a ``GLOB`` after an expression is its alias).
+
+Each construct is one entry of a table below, with the RisingWave code that decides it; the
+parser overrides in :class:`rwalter.sql.dialect.cursor.RWalter` consult these tables. Error
+texts are written ``Expecting <what>`` and reworded to ``expected <what>, found: <token>`` by
+the one rewriting step every sqlglot error goes through (``ddl._sqlglot_message``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlglot.tokens import Token, TokenType
+
+_Failer = Callable[[str, Token | None], Exception]
+
+__all__ = [
+    "ASOF_SIDE_ERROR",
+    "FOREIGN_WORDS",
+    "JOIN_CONSTRAINT_NEEDED",
+    "SET_OPERATION_FOLLOWERS",
+    "STAR_OPERATORS",
+    "check_brackets",
+    "is_operand_end",
+]
+
+# Words sqlglot's tokenizer makes keywords of and RisingWave's does not. As plain words they
+# parse as RisingWave parses them: a type name outside RisingWave's type keywords is
+# ``DataType::Custom`` (``parser_v2/data_type.rs:211-253``), which the binder refuses
+# (``binder/expr/mod.rs:1099-1128``); ``GLOB`` is no operator (``parser.rs:1300``,
+# ``parse_infix``), so after an expression it is the expression's alias.
+FOREIGN_WORDS: frozenset[str] = frozenset(
+    {
+        # DuckDB's integer, binary and decimal types
+        "HUGEINT", "UHUGEINT", "UINT", "INT1", "INT16", "INT32", "INT64", "INT128", "UINT128",
+        "INT256", "UINT256", "TINYINT", "MEDIUMINT", "BLOB", "TINYBLOB", "MEDIUMBLOB",
+        "LONGBLOB", "TINYTEXT", "MEDIUMTEXT", "LONGTEXT", "BIGNUMERIC", "BIGDECIMAL",
+        "DECIMAL32", "DECIMAL64", "DECIMAL128", "DECIMAL256", "DATETIME", "TIMESTAMPNTZ",
+        "TIMESTAMP_NTZ", "TIMESTAMPLTZ", "TIMESTAMP_LTZ", "TIME_NS", "NVARCHAR", "NVARCHAR2",
+        "VARCHAR2", "CLOB", "MONEY", "HSTORE", "INET", "GEOGRAPHY", "GEOMETRY",
+        # DuckDB's operators
+        "GLOB",
+    }
+)  # fmt: skip
+
+# ``SELECT * <op> (...)``: RisingWave's wildcard takes ``EXCEPT (columns)`` only
+# (``parse_select_item``, ``parser.rs:540-560``); DuckDB's EXCLUDE, REPLACE, RENAME are not read.
+STAR_OPERATORS: frozenset[str] = frozenset({"EXCEPT"})
+
+# After ``UNION``/``EXCEPT``/``INTERSECT`` RisingWave reads ``ALL``, then ``CORRESPONDING``,
+# then a query body (``parse_query_body``, ``parser.rs:4942-4987``): a word in this table there
+# fails as the query body's start.
+SET_OPERATION_FOLLOWERS: dict[str, str] = {
+    "BY": "SELECT, VALUES, or a subquery in the query body",  # DuckDB's UNION BY NAME
+    "DISTINCT": "SELECT, VALUES, or a subquery in the query body",
+}
+
+# A join whose operator needs ON or USING (``parse_joins``, ``parser.rs:5506-5514``): keyed
+# by (ASOF, side), what RisingWave names it in ``expected join constraint after ...``.
+JOIN_CONSTRAINT_NEEDED: dict[tuple[bool, str | None], str] = {
+    (False, None): "INNER JOIN",
+    (False, "INNER"): "INNER JOIN",
+    (True, None): "ASOF INNER JOIN",
+    (True, "INNER"): "ASOF INNER JOIN",
+    (True, "LEFT"): "ASOF LEFT JOIN",
+}
+# ``ASOF RIGHT``/``ASOF FULL`` (``parser.rs:5463-5470``), reported at the side's word.
+ASOF_SIDE_ERROR = "LEFT after ASOF. RIGHT or FULL are not supported"
+
+# Brackets (``parse_prefix``, ``parser.rs:649-650,772``): ``[`` opens an expression only after
+# ``ARRAY`` and ``{`` only after ``MAP``; after an expression ``[`` is a subscript; anywhere else
+# an expression was expected. Inside ``ARRAY[...]`` the elements are all arrays or none is, and
+# all innermost lists stand at one depth (``parse_array_inner``, ``parser.rs:1132-1166``).
+OPENERS = {TokenType.L_BRACKET: "ARRAY", TokenType.L_BRACE: "MAP"}
+# Tokens after which a ``[`` is a subscript: the end of an operand.
+_OPERAND_ENDS = {
+    TokenType.VAR, TokenType.IDENTIFIER, TokenType.NUMBER, TokenType.STRING,
+    TokenType.R_PAREN, TokenType.R_BRACKET, TokenType.NULL, TokenType.TRUE, TokenType.FALSE,
+    TokenType.GT,  # the close of ``STRUCT<...>``, before an array type's ``[]``
+}  # fmt: skip
+# Words after which an expression starts (so a ``[`` there opens one, which RisingWave refuses).
+_LEADING_WORDS = {
+    "SELECT", "WHERE", "AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "CASE", "ON", "BY", "HAVING",
+    "IS", "LIKE", "ILIKE", "BETWEEN", "RETURNING", "SET", "DISTINCT", "ALL", "ANY", "SOME",
+    "LIMIT", "OFFSET", "AS", "VALUES", "FROM", "JOIN", "ESCAPE", "IN", "USING", "OVER",
+}  # fmt: skip
+
+
+@dataclass
+class _Literal:
+    """An open ``[`` of an array literal: its depth, and whether its elements are arrays."""
+
+    depth: int
+    nested: bool
+    shared: list[int | None]  # the depth of the innermost lists, once known
+
+
+def _opens_array_list(tok: Token, nxt: Token | None, frame: _Literal, fail: _Failer) -> None:
+    """RisingWave's checks on entering ``[`` at ``frame.depth``: not deeper than the innermost
+    depth already seen, not shallower where the elements are expressions."""
+    expected = frame.shared[0]
+    if expected is not None and frame.depth > expected:
+        raise fail("]", nxt)
+    if not frame.nested:
+        if expected is not None and frame.depth < expected:
+            raise fail("[", nxt)
+        frame.shared[0] = frame.depth
+
+
+def check_brackets(
+    toks: list[Token], is_operand_end: Callable[[Token], bool], fail: _Failer
+) -> None:
+    """Refuse brackets as RisingWave's parser does, walking the tokens of one query."""
+    stack: list[_Literal | None] = []  # None: a subscript's or another bracket
+    prev: Token | None = None
+    for j, tok in enumerate(toks):
+        tt = tok.token_type
+        nxt = toks[j + 1] if j + 1 < len(toks) else None
+        top = stack[-1] if stack else None
+        if isinstance(top, _Literal) and top.nested and prev is not None:
+            # in a list of lists: each element is `[...]`, separated by commas
+            if (
+                prev.token_type in (TokenType.L_BRACKET, TokenType.COMMA)
+                and tt != TokenType.L_BRACKET
+            ):
+                raise fail("[", tok)
+            if prev.token_type == TokenType.R_BRACKET and tt not in (
+                TokenType.COMMA,
+                TokenType.R_BRACKET,
+            ):
+                raise fail("]", tok)
+        if tt in OPENERS:
+            word = prev.text.upper() if prev is not None else None
+            nested = nxt is not None and nxt.token_type == TokenType.L_BRACKET
+            if tt == TokenType.L_BRACKET and word == "ARRAY":
+                frame = _Literal(0, nested, [None])
+                _opens_array_list(tok, nxt, frame, fail)
+                stack.append(frame)
+            elif (
+                tt == TokenType.L_BRACKET
+                and isinstance(top, _Literal)
+                and top.nested
+                and prev is not None
+                and prev.token_type in (TokenType.L_BRACKET, TokenType.COMMA)
+            ):
+                frame = _Literal(top.depth + 1, nested, top.shared)
+                _opens_array_list(tok, nxt, frame, fail)
+                stack.append(frame)
+            elif (tt == TokenType.L_BRACE and word == "MAP") or (
+                prev is not None and is_operand_end(prev)
+            ):
+                stack.append(None)
+            else:
+                raise fail("an expression", tok)
+        elif tt in (TokenType.R_BRACKET, TokenType.R_BRACE) and stack:
+            stack.pop()
+        prev = tok
+
+
+def is_operand_end(tok: Token, is_word: Callable[[Token], bool]) -> bool:
+    """Whether an expression may end at ``tok`` (so a ``[`` after it is a subscript)."""
+    if tok.token_type in _OPERAND_ENDS:
+        return True
+    return is_word(tok) and tok.text.upper() not in _LEADING_WORDS
