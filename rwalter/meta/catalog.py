@@ -498,8 +498,9 @@ class MetaCatalog:
         return self._relations.get(rel_id)
 
     def relations(self, kind: str | None = None) -> list[Relation]:
-        rows = (self._relations.rows[k] for k in sorted(self._relations.rows))
-        return [r for r in rows if kind is None or r.kind == kind]
+        table = self._relations
+        keys = table.rows if kind is None else table.keys_by("kind", kind)
+        return [table.rows[k] for k in sorted(keys)]
 
     def insert_relation(self, r: Relation) -> None:
         self._put(self._relations, r)

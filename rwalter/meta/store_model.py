@@ -27,6 +27,7 @@ import duckdb
 
 from rwalter.meta.catalog_derived import DEPENDENTS, DERIVATIONS
 from rwalter.meta.store_tables import TABLES, Row, TableSpec
+from rwalter.meta.user_data import QUERY_KINDS, mentions_store
 
 # table name -> index name -> the value a row is indexed under.
 INDEXES: dict[str, dict[str, Callable[[Any], Any]]] = {
@@ -34,6 +35,8 @@ INDEXES: dict[str, dict[str, Callable[[Any], Any]]] = {
         "name": lambda r: (r.database_id, r.name),
         "lower": lambda r: r.name.lower(),
         "kind": lambda r: r.kind,
+        # views and MVs whose definitions name the meta store (rwalter.meta.user_data)
+        "reads_store": lambda r: r.kind in QUERY_KINDS and mentions_store(r.definition or ""),
     },
     "streaming_jobs": {"status": lambda j: j.status},
     "fragments": {"job": lambda f: f.job_id},

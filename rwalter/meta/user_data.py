@@ -51,9 +51,6 @@ class UserData:
     def __init__(self, catalog: MetaCatalog) -> None:
         self.catalog = catalog
         self._readers: tuple[int, frozenset[str]] | None = None
-        # view or MV id -> (its row, whether its definition names the store); rows are
-        # immutable, so a row seen before needs no second look at its text
-        self._mentions: dict[int, tuple[Any, bool]] = {}
         # storage -> its row count, as the open DuckDB transaction sees it (each CREATE over
         # a table counts its rows for the backfill); forgotten by any SQL that may change rows
         # and by a rollback
@@ -65,21 +62,11 @@ class UserData:
         if self._readers is not None and self._readers[0] == relations.version:
             return self._readers[1]
         by_id = relations.rows
-        memo = self._mentions
+        # the model indexes the views and MVs whose own definitions name the store
+        readers = set(relations.keys_by("reads_store", True))
         views = []
-        readers: set[int] = set()
-        for kind in QUERY_KINDS:
-            for key in relations.keys_by("kind", kind):
-                rel = by_id[key]
-                seen = memo.get(key)
-                if seen is None or seen[0] is not rel:
-                    seen = memo[key] = (rel, mentions_store(rel.definition))
-                views.append(rel)
-                if seen[1]:
-                    readers.add(key)
-        if len(memo) > 2 * len(views) + 64:  # forget dropped ones now and then
-            live = {r.id for r in views}
-            self._mentions = {k: v for k, v in memo.items() if k in live}
+        if readers:
+            views = [by_id[k] for kind in QUERY_KINDS for k in relations.keys_by("kind", kind)]
         changed = bool(readers)
         while changed:  # a view over a view over rw_fragments reads the store too
             changed = False
