@@ -28,7 +28,7 @@ from rwalter.frontend.optimizer.plan_node import (
     unary,
 )
 from rwalter.frontend.optimizer.rel import Rel
-from rwalter.frontend.optimizer.subquery import subquery_of
+from rwalter.frontend.optimizer.subquery import RANGE_COMPARISONS, subquery_of
 
 
 def _may_carry_watermark(node: Node) -> bool:
@@ -226,6 +226,13 @@ class JoinPlanner:
                 used.append(c)
                 if c in pending:
                     pending.remove(c)
+        if not pairs and side in _INNER:
+            dynamic = self.cross_dynamic_filter(cur, rel, [*on, *pending])
+            if dynamic is not None:
+                node, c = dynamic
+                if c in pending:
+                    pending.remove(c)
+                return Rel(node, cur.scope + rel.scope), [c]
         if not pairs or None in itertools.chain(*pairs):
             raise FragmenterError(R.NESTED_LOOP_JOIN, hint=R.NESTED_LOOP_HINT)
         if rel.temporal:
@@ -248,6 +255,59 @@ class JoinPlanner:
                 # (``to_stream_hash_join``, logical_join.rs:1013-1075).
                 node = unary("StreamFilter", node)
         return Rel(node, cur.scope + rel.scope), used
+
+    def cross_dynamic_filter(
+        self, cur: Rel, rel: Rel, conds: list[exp.Expression]
+    ) -> tuple[Node, exp.Expression] | None:
+        """An inner join with no equi key whose right side is one row of one column, on one
+        comparison of a left expression with a right one, read only on its left side: a
+        StreamDynamicFilter fed by a broadcast of the right side (``dynamic_filter_candidate``,
+        ``to_stream_dynamic_filter``, logical_join.rs:507-545, 1399-1449; planner test
+        ``dynamic_filter.yaml``)."""
+        visible = [cid for _, _, cid, vis in rel.scope if vis]
+        spanning = [c for c in conds if self.spans(c, cur, rel)]
+        if not rel.one_row or len(visible) != 1 or len(spanning) != 1:
+            return None
+        c = spanning[0]
+        inner = c.this if isinstance(c, exp.Paren) else c
+        if not isinstance(inner, RANGE_COMPARISONS):
+            return None
+        sides = [self.side_of(e, cur, rel) for e in (inner.this, inner.expression)]
+        if sorted(sides, key=str) != ["left", "right"]:
+            return None
+        quals = {q for q, _, _, _ in rel.scope}
+        for x in (x for part in self.select_outputs for x in part.find_all(exp.Column, exp.Star)):
+            if isinstance(x, exp.Star) or isinstance(x.this, exp.Star):
+                if isinstance(x, exp.Star) or x.table.lower() in quals:
+                    return None  # `*` reads the right side's column too
+            elif rel.resolve(x) is not None and cur.resolve(x) is None:
+                return None  # a right column is read above: not a filter of the left side
+        left = cur.node
+        operand = inner.this if sides[0] == "left" else inner.expression
+        if not isinstance(operand, exp.Column):
+            left = unary("StreamProject", left, cols=[*left.cols, self.fresh("$expr")])
+        if left.dist.kind == "some":  # enforce_concrete_distribution
+            left = enforce(left, ("exact", tuple(left.stream_key)))
+        broadcast = exchange(rel.node, "BROADCAST", Dist("broadcast"))
+        node = Node(
+            "StreamDynamicFilter",
+            [left, broadcast],
+            left.cols,
+            left.dist,
+            left.stream_key,
+            left.append_only,
+        )
+        return node, c
+
+    @staticmethod
+    def side_of(e: exp.Expression, left: Rel, right: Rel) -> str | None:
+        """Which side's columns alone ``e`` reads (``None``: both, or neither)."""
+        cols = list(e.find_all(exp.Column))
+        if cols and all(left.resolve(x) is not None for x in cols):
+            return "left"
+        if cols and all(right.resolve(x) is not None for x in cols):
+            return "right"
+        return None
 
     @staticmethod
     def spans(c: exp.Expression, left: Rel, right: Rel) -> bool:

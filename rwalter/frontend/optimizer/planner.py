@@ -31,7 +31,7 @@ from rwalter.frontend.optimizer.plan_node import (
 )
 from rwalter.frontend.optimizer.rel import Rel
 from rwalter.frontend.optimizer.share import CteDef, SharePlanner
-from rwalter.frontend.optimizer.subquery import SubqueryPlanner, subquery_of
+from rwalter.frontend.optimizer.subquery import SubqueryPlanner, one_row, subquery_of
 from rwalter.frontend.optimizer.topn import TopNPlanner
 from rwalter.frontend.optimizer.union import UnionPlanner
 from rwalter.sql.dialect import real_value
@@ -79,6 +79,7 @@ class Planner(
         self.plain_scan_ids: set[str] = set()  # scanned columns of relations without any
         self.view_defs: dict[int, CteDef] = {}
         self.struct_fields: dict[str, tuple[str, ...]] = {}  # column id -> its struct's fields
+        self.select_outputs: list[exp.Expression] = []  # the SELECT being joined reads these
 
     # ---- helpers -------------------------------------------------------------------------
     def fresh(self, base: str) -> str:
@@ -210,10 +211,18 @@ class Planner(
             if item.args.get("version") is not None:
                 return self.temporal_side(item, name, alias)
             if name in self.ctes:
-                return self.cte_rel(self.ctes[name], alias)
-            return self.scan(self.relation(name), alias)
+                rel = self.cte_rel(self.ctes[name], alias)
+                rel.one_row = one_row(self.ctes[name].body)
+                return rel
+            info = self.relation(name)
+            rel = self.scan(info, alias)
+            # an MV with no stream key holds at most one row (``cardinality: 0..=1``)
+            rel.one_row = info.kind == "materialized view" and not info.stream_key
+            return rel
         if isinstance(item, exp.Subquery):
-            return self.sub_rel(item.this, alias)
+            rel = self.sub_rel(item.this, alias)
+            rel.one_row = one_row(item.this)
+            return rel
         raise UnsupportedPlan(f"{_FROM_ITEMS.get(type(item), type(item).__name__.upper())} in FROM")
 
     def window_table(self, item: exp.Table, kind: str, args: list[exp.Expression]) -> Rel:
@@ -277,6 +286,7 @@ class Planner(
                 rels[k] = Rel(self.now_filter(c, rels[k], rels[k].node), rels[k].scope)
                 dyn.remove(c)
         rest = [c for c in where if not has_now(c) and c is not rank_filter]
+        self.select_outputs = _output_parts(sel)
         rel, post = self.join_all(rels, joins, rest)
         node = rel.node
         if post:
@@ -440,6 +450,16 @@ class Planner(
         if sel.args.get("limit") is not None:
             node = self.top_n(node)
         return node, outs
+
+
+def _output_parts(sel: exp.Select) -> list[exp.Expression]:
+    """What a SELECT reads above its FROM: its list, GROUP BY, HAVING, ORDER BY, DISTINCT ON."""
+    parts = list(sel.expressions)
+    for key in ("group", "having", "order", "distinct"):
+        clause = sel.args.get(key)
+        if clause is not None:
+            parts.append(clause)
+    return parts
 
 
 # FROM items the planner does not model, as the refusal names them.

@@ -21,6 +21,7 @@ class Rel:
     node: Node
     scope: list[tuple[str, str, str, bool]]  # (qualifier, name, id, visible)
     temporal: bool = False  # the version side of a temporal join (FOR SYSTEM_TIME AS OF)
+    one_row: bool = False  # at most one row (``max_one_row``): a global aggregate, LIMIT 1
 
     def resolve(self, col: exp.Column) -> str | None:
         """The id of the column ``col`` names, its identifiers folded by ``real_value``."""

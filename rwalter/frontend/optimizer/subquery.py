@@ -57,7 +57,7 @@ class SubqueryPlanner:
             lhs, query = inner.this, inner.args["query"]
         elif isinstance(inner, exp.EQ) and isinstance(inner.expression, exp.Any) and not anti:
             lhs, query = inner.this, inner.expression.this
-        elif isinstance(inner, _RANGE) and not anti and _scalar_side(inner) is not None:
+        elif isinstance(inner, RANGE_COMPARISONS) and not anti and _scalar_side(inner) is not None:
             return self.dynamic_filter(inner, rel, node)
         elif isinstance(inner, exp.EQ) and not anti and _scalar_side(inner) is not None:
             return self.scalar_equality(inner, rel, node)
@@ -116,7 +116,7 @@ class SubqueryPlanner:
             if subquery_of(c) is None:
                 continue
             inner = c.this if isinstance(c, exp.Paren) else c
-            if not isinstance(inner, (*_RANGE, exp.EQ)) or _scalar_side(inner) is None:
+            if not isinstance(inner, (*RANGE_COMPARISONS, exp.EQ)) or _scalar_side(inner) is None:
                 raise UnsupportedPlan(
                     "a subquery in HAVING other than a comparison with a scalar subquery"
                 )
@@ -129,7 +129,7 @@ class SubqueryPlanner:
         sub = _scalar_side(c)
         other = c.expression if sub is c.this else c.this
         query = sub.this
-        if not isinstance(query, exp.Select) or not _one_row(query):
+        if not isinstance(query, exp.Select) or not one_row(query):
             raise UnsupportedPlan("a scalar subquery in WHERE")
         correlated, _ = self.split_correlation(query, rel)
         if correlated or subquery_of(other) is not None:
@@ -241,7 +241,7 @@ class SubqueryPlanner:
         return True
 
 
-_RANGE = (exp.GT, exp.GTE, exp.LT, exp.LTE)
+RANGE_COMPARISONS = (exp.GT, exp.GTE, exp.LT, exp.LTE)
 
 
 def _scalar_side(c: exp.Expression) -> exp.Subquery | None:
@@ -252,8 +252,12 @@ def _scalar_side(c: exp.Expression) -> exp.Subquery | None:
     return None
 
 
-def _one_row(q: exp.Select) -> bool:
+def one_row(q: exp.Expression) -> bool:
     """A global aggregate (no GROUP BY) or LIMIT 1: at most one row, as a dynamic filter needs."""
+    if isinstance(q, exp.Subquery):
+        q = q.this
+    if not isinstance(q, exp.Select):
+        return False
     limit = q.args.get("limit")
     if limit is not None:
         value = limit.expression if isinstance(limit, exp.Limit) else None
