@@ -37,7 +37,7 @@ from rwalter.frontend.create import (
     submit,
 )
 from rwalter.frontend.optimizer import gen_plan as fragmenter
-from rwalter.frontend.query import create_query_storage
+from rwalter.frontend.query import create_query_storage, query_names
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
@@ -133,8 +133,11 @@ def _create_table_as(session, node: ast.CreateTable, name: str, query: exp.Expre
     (``INSERT 0 n``). The rows are copied once, as that INSERT copies them."""
     batch = session.client.batch
     schema = create_query_storage(batch, name, query, "TABLE")  # binds the query
+    derived = query_names(batch, query)  # as derived, duplicates kept
+    given = [c.name for c in node.expressions or []]
+    if len(given) <= len(derived):
+        check_unique_columns(given + derived[len(given) :])
     columns = _ctas_names(batch, name, node, [n for n, _ in schema])
-    check_unique_columns(columns)
     append_only = bool(node.args.get("append_only"))
     graph = plan(lambda: fragmenter.plan_table(columns, None, append_only, None))
     types = [t for _, t in schema]
