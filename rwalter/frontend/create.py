@@ -182,7 +182,7 @@ def creates(
             if isinstance(found, Relation):
                 return _duplicate_under_creation(session, found, tag)
             result = found or fn(session, node, name, *resolved)
-            result.tag = tag
+            result.tag = result.tag if result.tag and result.tag.startswith("INSERT") else tag
             created = session.client.catalog.relation_by_name(name)
             if created is not None and created.schema_name != schema:
                 session.client.place_in_schema(created.id, schema)

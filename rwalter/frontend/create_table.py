@@ -31,14 +31,13 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.create import (
     check_unique_columns,
     creates,
-    lookup_for,
     new_relation,
     options_of,
     plan,
     submit,
 )
 from rwalter.frontend.optimizer import gen_plan as fragmenter
-from rwalter.frontend.query import create_query_storage
+from rwalter.frontend.query import create_query_storage, query_names
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
@@ -127,6 +126,27 @@ def check_generated_columns(node: ast.CreateTable, pk: list[str]) -> None:
             )
 
 
+def _create_table_as(session, node: ast.CreateTable, name: str, query: exp.Expression) -> Result:
+    """``handle_create_as`` (``create_table_as.rs:30-174``): the query is bound for its columns
+    only; the table is a plain table (``gen_create_table_plan_without_source``: no dependency on
+    what the query reads), then ``INSERT INTO t <query>`` fills it and is the statement's answer
+    (``INSERT 0 n``). The rows are copied once, as that INSERT copies them."""
+    batch = session.client.batch
+    schema = create_query_storage(batch, name, query, "TABLE")  # binds the query
+    derived = query_names(batch, query)  # as derived, duplicates kept
+    given = [c.name for c in node.expressions or []]
+    if len(given) <= len(derived):
+        check_unique_columns(given + derived[len(given) :])
+    columns = _ctas_names(batch, name, node, [n for n, _ in schema])
+    append_only = bool(node.args.get("append_only"))
+    graph = plan(lambda: fragmenter.plan_table(columns, None, append_only, None))
+    types = [t for _, t in schema]
+    rel = new_relation(session, node, name, "table", graph, columns=columns, column_types=types)
+    submit(session, rel, graph, "table", rel.definition, background=False)
+    (count,) = batch.execute(f"SELECT count(*) FROM {storage_name(name)}").fetchone()
+    return Result(tag=f"INSERT 0 {count}")
+
+
 @creates("CREATE_TABLE")
 def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     options = options_of(node)
@@ -136,14 +156,7 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
         reader.reject_internal_table_dependencies(session, node.args["query"], "CREATE TABLE AS")
         query = reader.unqualify_user_relations(session, node.args["query"].copy())
         bind_window_calls(session, query)
-        schema = create_query_storage(batch, name, query, "TABLE")  # binds before planning
-        graph = plan(lambda: fragmenter.plan_table_as(query, lookup_for(session), database_id=1))
-        check_unique_columns(graph.columns)
-        columns = _ctas_names(batch, name, node, [n for n, _ in schema])
-        types = [t for _, t in schema]
-        rel = new_relation(session, node, name, "table", graph, columns=columns, column_types=types)
-        submit(session, rel, graph, "table", rel.definition, background=False)
-        return Result(tag="CREATE_TABLE")
+        return _create_table_as(session, node, name, query)
     cols = [c.name for c in node.expressions or []]
     types = column_types(node)
     check_unique_columns(cols)

@@ -325,6 +325,16 @@ def query_width(batch: BatchClient, query: exp.Expression) -> int:
         raise bind_error(exc, query) or duck_error(exc) from None
 
 
+def query_names(batch: BatchClient, query: exp.Expression) -> list[str]:
+    """The names of ``query``'s columns as RisingWave derives them, duplicates kept (DuckDB's
+    ``DESCRIBE`` of the query; a table made of it would rename them)."""
+    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(query))))
+    try:
+        return [r[0] for r in batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()]
+    except duckdb.Error as exc:
+        raise bind_error(exc, query) or duck_error(exc) from None
+
+
 def _interval_parts(position: int) -> str:
     """DuckDB SQL for the (months, days, microseconds) of result column ``position``."""
     c = f"#{position}"

@@ -21,7 +21,6 @@ from rwalter.frontend.optimizer.gen_plan import (
     plan_sink,
     plan_source,
     plan_table,
-    plan_table_as,
 )
 from rwalter.frontend.stream_fragmenter.flags import FLAG_ORDER
 
@@ -405,11 +404,6 @@ def test_sinks() -> None:
     assert shape(g) == ([("SINGLE", "SINK,STREAM_SCAN")], set())
     assert [e.dispatcher for e in g.external_edges] == ["NO_SHUFFLE"]
     assert g.fragments[0].scan_type == "UPSTREAM_ONLY" and not g.has_backfill
-
-
-def test_ctas_uses_arrangement_backfill() -> None:
-    g = plan_table_as(sqlglot.parse_one("select * from t"), lookup, database_id=1)
-    assert g.fragments[0].flags == ["MVIEW", "STREAM_SCAN"]
 
 
 def test_source() -> None:

@@ -159,3 +159,15 @@ def test_alter_system_notices(session: Session, statement: str, notice: str) -> 
     """``handle_alter_system`` (``src/frontend/src/handler/alter_system.rs:49-81``)."""
     result = run(session, statement)
     assert (result.tag, result.notices) == ("ALTER_SYSTEM", [notice])
+
+
+def test_create_table_as_answers_with_its_insert(session: Session) -> None:
+    """CTAS returns the response of its ``INSERT INTO t <query>`` (``create_table_as.rs:166-174``)."""
+    run(session, "CREATE TABLE t (v INT)")
+    run(session, "INSERT INTO t VALUES (1), (2), (3)")
+    assert run(session, "CREATE TABLE c AS SELECT * FROM t").tag == "INSERT 0 3"
+    result = run(session, "CREATE TABLE IF NOT EXISTS c AS SELECT * FROM t")
+    assert (result.tag, result.notices) == (
+        "CREATE_TABLE",
+        ['relation "c" already exists, skipping'],
+    )

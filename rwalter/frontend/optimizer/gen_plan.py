@@ -46,7 +46,6 @@ __all__ = [
     "plan_sink",
     "plan_source",
     "plan_table",
-    "plan_table_as",
 ]
 
 Lookup = Callable[[str], RelationInfo | None]
@@ -167,12 +166,6 @@ def plan_materialized_view(
     root, names = _root("StreamMaterialize", node, outs, join_exchange=True)
     check_settings(root, settings, scan_type)
     return build_graph(root, names, [n for n, _ in outs], notices)
-
-
-def plan_table_as(query: exp.Expression, lookup: Lookup, *, database_id: int) -> FragmentGraph:
-    node, outs = _plan_query(query, lookup, "ARRANGEMENT_BACKFILL", database_id)
-    root, names = _root("StreamMaterialize", node, outs, join_exchange=True)
-    return build_graph(root, names, [n for n, _ in outs], [])
 
 
 def plan_sink(
