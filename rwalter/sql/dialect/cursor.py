@@ -15,11 +15,12 @@ from sqlglot.dialects.risingwave import RisingWave
 from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
-from rwalter.sql.dialect.errors import _Fail, _position
+from rwalter.sql.dialect.errors import _Exact, _Fail, _position
 from rwalter.sql.dialect.foreign import (
     ASOF_SIDE_ERROR,
     FOREIGN_WORDS,
     JOIN_CONSTRAINT_NEEDED,
+    RESERVED_WORDS,
     SET_OPERATION_FOLLOWERS,
     STAR_OPERATORS,
 )
@@ -82,6 +83,33 @@ class RWalter(RisingWave):
             """``* EXCEPT (...)`` only (foreign.STAR_OPERATORS)."""
             kept = tuple(k for k in keywords if k in STAR_OPERATORS)
             return super()._parse_star_op(*kept) if kept else None
+
+        def _parse_csv(self, parse_method, sep=TokenType.COMMA):  # type: ignore[no-untyped-def,override]
+            """Every item of a comma-separated list is there (``parse_comma_separated``): an
+            item missing after a comma fails, where sqlglot would drop it (foreign.RESERVED_WORDS)."""
+            result = parse_method()
+            items = [result] if result is not None else []
+            while self._match(sep):
+                after = self._curr
+                result = parse_method()
+                if result is None:
+                    self._missing_item(after)
+                items.append(result)
+            return items
+
+        def _missing_item(self, tok: Token | None) -> None:
+            if (
+                tok is None
+                or tok.token_type in _STRINGISH
+                or tok.text.upper() not in RESERVED_WORDS
+            ):
+                self.raise_error("Expecting an expression", tok)
+            word = self.sql[tok.start : tok.end + 1]
+            line, col = _position(self.sql, tok.start)
+            # parser_err! stands where parse_prefix left off: on the token after the word
+            j = self._tokens.index(tok) + 1 if tok in self._tokens else len(self._tokens)
+            at = self._tokens[j].start if j < len(self._tokens) else None
+            raise _Exact(f"syntax error at or near {word} at line {line}, column {col}", at)
 
         def _parse_alias(self, this, explicit=False):  # type: ignore[no-untyped-def,override]
             """``*`` and ``t.*`` take no alias (``SelectItem::Wildcard``, ``parser.rs:6099-6115``):

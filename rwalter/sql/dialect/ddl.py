@@ -13,7 +13,7 @@ from sqlglot.tokens import Token, TokenType
 from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _RG, _command
 from rwalter.sql.dialect.cursor import _PARSER, _Cursor, _is_word, real_value
-from rwalter.sql.dialect.errors import _Fail
+from rwalter.sql.dialect.errors import _Exact, _Fail
 from rwalter.sql.dialect.foreign import check_brackets, is_operand_end
 from rwalter.sql.dialect.values import _literal_item, _render_literal, _set_value
 
@@ -68,6 +68,10 @@ def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
     check_brackets(toks, lambda t: is_operand_end(t, _is_word), fail)
     try:
         result = _PARSER.parse(toks, c.sql)
+    except _Exact as e:
+        raise _Fail(
+            e.message, e.offset if e.offset is not None or j >= len(c.toks) else c.toks[j].start
+        ) from None
     except _Fail as e:
         # past the query's last token: RisingWave's parser stands on the `;` if there is one
         offset = e.offset if e.offset is not None or j >= len(c.toks) else c.toks[j].start
