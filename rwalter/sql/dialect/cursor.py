@@ -18,11 +18,14 @@ from sqlglot.tokens import Token, TokenType
 from rwalter.sql.dialect.errors import _Exact, _Fail, _position
 from rwalter.sql.dialect.foreign import (
     ASOF_SIDE_ERROR,
+    FLOAT_PRECISION,
+    FLOAT_PRECISION_ERROR,
     FOREIGN_WORDS,
     JOIN_CONSTRAINT_NEEDED,
     RESERVED_WORDS,
     SET_OPERATION_FOLLOWERS,
     STAR_OPERATORS,
+    TYPES_WITH_PARAMETERS,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -84,6 +87,30 @@ class RWalter(RisingWave):
             kept = tuple(k for k in keywords if k in STAR_OPERATORS)
             return super()._parse_star_op(*kept) if kept else None
 
+        def _parse_types(self, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+            """Type parameters only where RisingWave reads them (foreign.TYPES_WITH_PARAMETERS);
+            elsewhere the type ends before the ``(``."""
+            start = self._index
+            node = super()._parse_types(*args, **kwargs)
+            if not isinstance(node, exp.DataType) or not any(
+                isinstance(e, exp.DataTypeParam) for e in node.expressions
+            ):
+                return node
+            word = self._tokens[start].text.upper()
+            paren = next(
+                j
+                for j in range(start, self._index)
+                if self._tokens[j].token_type == TokenType.L_PAREN
+            )
+            if word not in TYPES_WITH_PARAMETERS:
+                self._retreat(paren)
+                node.set("expressions", [])
+            elif word == "FLOAT":
+                number = self._tokens[paren + 1]
+                if not number.text.isdigit() or int(number.text) not in FLOAT_PRECISION:
+                    raise _Exact(FLOAT_PRECISION_ERROR, number.start)
+            return node
+
         def _parse_csv(self, parse_method, sep=TokenType.COMMA):  # type: ignore[no-untyped-def,override]
             """Every item of a comma-separated list is there (``parse_comma_separated``): an
             item missing after a comma fails, where sqlglot would drop it (foreign.RESERVED_WORDS)."""
@@ -115,8 +142,10 @@ class RWalter(RisingWave):
             """``*`` and ``t.*`` take no alias (``SelectItem::Wildcard``, ``parser.rs:6099-6115``):
             a word after them ends the select list."""
             star = this.this if isinstance(this, exp.Column) else this
-            if isinstance(star, exp.Star):
-                return this
+            if isinstance(star, exp.Star) or (
+                self._curr and self._curr.token_type == TokenType.L_PAREN
+            ):
+                return this  # nor does `expr (a, b)` alias anything (Hive's list of aliases)
             return super()._parse_alias(this, explicit)
 
         def parse_set_operation(self, this, consume_pipe=False, intersect_only=False):  # type: ignore[no-untyped-def,override]
