@@ -109,6 +109,9 @@ class RWalter(RisingWave):
                 number = self._tokens[paren + 1]
                 if not number.text.isdigit() or int(number.text) not in FLOAT_PRECISION:
                     raise _Exact(FLOAT_PRECISION_ERROR, number.start)
+                # FLOAT(1..24) is real, FLOAT(25..53) double (binder/expr/mod.rs:1073-1074)
+                real = int(number.text) <= 24
+                node = exp.DataType.build("REAL" if real else "DOUBLE")
             return node
 
         def _parse_csv(self, parse_method, sep=TokenType.COMMA):  # type: ignore[no-untyped-def,override]
