@@ -87,6 +87,11 @@ class RWalter(RisingWave):
             kept = tuple(k for k in keywords if k in STAR_OPERATORS)
             return super()._parse_star_op(*kept) if kept else None
 
+        def _parse_table_sample(self, as_modifier: bool = False) -> None:  # type: ignore[override]
+            """RisingWave samples no table: TABLESAMPLE is reserved and read by nothing, and
+            ``USING SAMPLE`` is DuckDB's (``parse_table_factor``, ``parser.rs``)."""
+            return None
+
         def _parse_types(self, *args, **kwargs):  # type: ignore[no-untyped-def,override]
             """Type parameters only where RisingWave reads them (foreign.TYPES_WITH_PARAMETERS);
             elsewhere the type ends before the ``(``."""

@@ -14,7 +14,12 @@ from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _RG, _command
 from rwalter.sql.dialect.cursor import _PARSER, _Cursor, _is_word, real_value
 from rwalter.sql.dialect.errors import _Exact, _Fail
-from rwalter.sql.dialect.foreign import check_brackets, check_quantified_subqueries, is_operand_end
+from rwalter.sql.dialect.foreign import (
+    check_brackets,
+    check_by_all,
+    check_quantified_subqueries,
+    is_operand_end,
+)
 from rwalter.sql.dialect.values import _literal_item, _render_literal, _set_value
 
 # --------------------------------------------------------------------------------------------
@@ -67,6 +72,7 @@ def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
 
     check_brackets(toks, lambda t: is_operand_end(t, _is_word), fail)
     check_quantified_subqueries(toks, fail)
+    check_by_all(toks, fail)
     try:
         result = _PARSER.parse(toks, c.sql)
     except _Exact as e:

@@ -34,6 +34,7 @@ __all__ = [
     "STAR_OPERATORS",
     "TYPES_WITH_PARAMETERS",
     "check_brackets",
+    "check_by_all",
     "check_quantified_subqueries",
     "is_operand_end",
 ]
@@ -52,10 +53,23 @@ FOREIGN_WORDS: frozenset[str] = frozenset(
         "DECIMAL32", "DECIMAL64", "DECIMAL128", "DECIMAL256", "DATETIME", "TIMESTAMPNTZ",
         "TIMESTAMP_NTZ", "TIMESTAMPLTZ", "TIMESTAMP_LTZ", "TIME_NS", "NVARCHAR", "NVARCHAR2",
         "VARCHAR2", "CLOB", "MONEY", "HSTORE", "INET", "GEOGRAPHY", "GEOMETRY",
-        # DuckDB's operators
-        "GLOB",
+        # DuckDB's, MySQL's and T-SQL's operators and clauses: none is a word of RisingWave's
+        # (keywords.rs), so after a table or an expression each is an alias
+        "GLOB", "REGEXP", "RLIKE", "<=>", "SEMI", "ANTI", "APPLY", "QUALIFY", "PIVOT", "UNPIVOT",
+        "STRAIGHT_JOIN",
     }
 )  # fmt: skip
+
+
+# ``GROUP BY ALL`` (sqlglot reads ``GROUP BY`` as one token): ALL is reserved and opens ``ALL (expr)`` (``parser.rs:663-664``: ``expect_token(LParen)``);
+# DuckDB's ``GROUP BY ALL`` / ``ORDER BY ALL`` fail there.
+def check_by_all(toks: list[Token], fail: _Failer) -> None:
+    for j in range(1, len(toks)):
+        if toks[j].token_type == TokenType.ALL and toks[j - 1].text.upper().endswith(" BY"):
+            nxt = toks[j + 1] if j + 1 < len(toks) else None
+            if nxt is None or nxt.token_type != TokenType.L_PAREN:
+                raise fail("(", nxt)
+
 
 # The type words that take parameters in RisingWave (``parser_v2/data_type.rs:211-253``):
 # ``FLOAT(p)`` with ``p`` in 1..53, ``CHAR(n)``, ``NUMERIC(p, s)``, ``VECTOR(n)``, ``MAP(k, v)``.
