@@ -50,6 +50,19 @@ def _keeping_name(name: str, parse: Callable[..., Any]) -> Callable[..., Any]:
     return parse_call
 
 
+def _extract_field_first(parse: Callable[..., Any]) -> Callable[..., Any]:
+    """``EXTRACT(field FROM ...)``: the field is a word or a string
+    (``parse_date_time_field_in_extract``, ``parser.rs:1208-1219``)."""
+
+    def parse_extract(self: Any) -> Any:
+        tok = self._curr
+        if tok is None or not (tok.token_type == TokenType.STRING or _is_word(tok)):
+            raise _Exact("expected date/time field", tok.start if tok is not None else None)
+        return parse(self)
+
+    return parse_extract
+
+
 class RWalter(RisingWave):
     """sqlglot's RisingWave plus the printing of rwalter's statement nodes."""
 
@@ -75,6 +88,7 @@ class RWalter(RisingWave):
                 for name, parse in RisingWave.parser_class.FUNCTION_PARSERS.items()
                 if name in _RENAMED_CALLS
             },
+            "EXTRACT": _extract_field_first(RisingWave.parser_class.FUNCTION_PARSERS["EXTRACT"]),
         }
 
         def raise_error(self, message: str, token: Token | None = None) -> None:  # type: ignore[override]
@@ -434,6 +448,15 @@ class _Cursor:
             ident.meta["position"] = _position(self.sql, t.start - int(quoted))
             return ident
         raise self.fail("identifier")
+
+    def identifier_non_reserved(self) -> exp.Identifier:
+        """``parse_identifier_non_reserved`` (``parser.rs:4548-4560``): a reserved word is
+        ``syntax error at or near <word>``, reported where the parser stands after it."""
+        t = self.peek()
+        if t is not None and _is_word(t) and t.text.upper() in RESERVED_WORDS:
+            self.i += 1
+            raise _Fail(f"syntax error at or near {self.display(t)}", self.here())
+        return self.identifier()
 
     def object_name(self) -> exp.Table:
         parts = [self.identifier()]

@@ -212,7 +212,7 @@ _COLUMN_CONSTRAINT_WORDS = {"PRIMARY", "NOT", "NULL", "DEFAULT", "UNIQUE", "CHEC
 def _column_def(c: _Cursor) -> ast.ColumnDef:
     """``parse_column_def`` (``parser.rs:2795-2830``): the data type is read only when a word
     follows the name, so ``(a, b)`` is a list of untyped columns (``CREATE TABLE t (a) AS ...``)."""
-    name = c.identifier()
+    name = c.identifier_non_reserved()
     t = c.peek()
     if t is None or not (_is_word(t) or t.token_type == TokenType.IDENTIFIER):
         node = ast.ColumnDef(this=real_value(name))
