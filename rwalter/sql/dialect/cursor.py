@@ -97,9 +97,18 @@ class RWalter(RisingWave):
             raise _Fail(message, tok.start if tok else None)
 
         def _parse_star_op(self, *keywords: str) -> list[exp.Expression] | None:  # type: ignore[override]
-            """``* EXCEPT (...)`` only (foreign.STAR_OPERATORS)."""
-            kept = tuple(k for k in keywords if k in STAR_OPERATORS)
-            return super()._parse_star_op(*kept) if kept else None
+            """``* EXCEPT (expr, ...)`` only (foreign.STAR_OPERATORS), read as ``parse_except``
+            (``parser.rs:545-558``)."""
+            if not any(k in STAR_OPERATORS for k in keywords) or not self._match_text_seq("EXCEPT"):
+                return None
+            if not self._match(TokenType.L_PAREN):
+                self.raise_error("Expecting EXCEPT should be followed by (")
+            items = self._parse_csv(self._parse_assignment)
+            if not items:
+                self.raise_error("Expecting an expression")
+            if not self._match(TokenType.R_PAREN):
+                self.raise_error("Expecting ( should be followed by ) after column names")
+            return items
 
         def _parse_table_sample(self, as_modifier: bool = False) -> None:  # type: ignore[override]
             """RisingWave samples no table: TABLESAMPLE is reserved and read by nothing, and
