@@ -19,6 +19,7 @@ from rwalter.sql.dialect.foreign import (
     check_by_all,
     check_quantified_subqueries,
     is_operand_end,
+    tree_refusal,
 )
 from rwalter.sql.dialect.values import _literal_item, _render_literal, _set_value
 
@@ -86,6 +87,9 @@ def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
     nodes = [n for n in result if n is not None]
     if len(nodes) != 1:
         raise c.fail_at("expected a query", toks[0] if toks else None)
+    refusal = tree_refusal(nodes[0])
+    if refusal is not None:
+        raise _Fail(refusal, end.start if end is not None else None)
     return nodes[0]
 
 

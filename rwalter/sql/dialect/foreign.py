@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlglot import exp
 from sqlglot.tokens import Token, TokenType
 
 _Failer = Callable[[str, Token | None], Exception]
@@ -37,6 +38,7 @@ __all__ = [
     "check_by_all",
     "check_quantified_subqueries",
     "is_operand_end",
+    "tree_refusal",
 ]
 
 # Words sqlglot's tokenizer makes keywords of and RisingWave's does not. As plain words they
@@ -320,3 +322,27 @@ def check_quantified_subqueries(toks: list[Token], fail: _Failer) -> None:
             and toks[j + 3].token_type not in (TokenType.STAR, TokenType.L_PAREN)
         ):
             raise fail(")", toks[j + 3])
+
+
+def _ties_without_order(node: exp.Expression) -> bool:
+    opts = node.args.get("limit_options")
+    query = node.parent
+    return bool(
+        opts and opts.args.get("with_ties") and query is not None and not query.args.get("order")
+    )
+
+
+# Parsed trees RisingWave's parser refuses once the query is read, reported where it stops (the
+# query's end): (node type, predicate, RisingWave's text).
+TREE_REFUSALS: tuple[tuple[type[exp.Expression], Callable[[exp.Expression], bool], str], ...] = (
+    # parse_query (parser.rs:4876-4880)
+    (exp.Fetch, _ties_without_order, "WITH TIES cannot be specified without ORDER BY clause"),
+)
+
+
+def tree_refusal(node: exp.Expression) -> str | None:
+    """RisingWave's text for the first construct of ``node`` its parser refuses, if any."""
+    for kind, refused, message in TREE_REFUSALS:
+        if any(refused(n) for n in node.find_all(kind)):
+            return message
+    return None
