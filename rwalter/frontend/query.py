@@ -40,7 +40,7 @@ from rwalter.frontend.literals import bind_interval_literals, check_number_liter
 from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
 from rwalter.frontend.surface import (
     bind_surface,
-    bind_types_and_joins,
+    bind_types_and_unmodelled,
     function_name,
     item_of,
     no_function,
@@ -286,7 +286,7 @@ def create_query_storage(
     outputs one for one (``PlanRoot::set_out_names``, ``optimizer/mod.rs:223-231``). Returns the
     bound query's schema, each column's name and RisingWave type, as the catalog keeps it."""
     check_number_literals(query)
-    bind_types_and_joins(query)
+    bind_types_and_unmodelled(query)
     check_field_wildcards(batch, query)
     named = bind_ordered_set_aggs(name_columns(_current_versions(bind_interval_literals(query))))
     sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is

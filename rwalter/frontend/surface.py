@@ -340,13 +340,18 @@ def _bind_data_types(node: exp.Expression) -> None:
             raise _bind_failure(node, dt.parent if dt.parent is not None else dt, err)
 
 
-def bind_types_and_joins(node: exp.Expression) -> None:
+def bind_types_and_unmodelled(node: exp.Expression) -> None:
     """What any query's binding refuses before DuckDB sees it, batch or stored: type names
-    RisingWave does not know, and the ASOF joins RisingWave binds
-    (``binder/relation/join.rs:95-96``) and rwalter does not model."""
+    RisingWave does not know; and what RisingWave runs and rwalter does not model: ASOF joins
+    (``binder/relation/join.rs:95-96``) and ``FETCH ... WITH TIES`` (a TopN with ties,
+    ``planner/query.rs:64``), which the store would cut at the count."""
     _bind_data_types(node)
     if any(j.args.get("method") == "ASOF" for j in node.find_all(exp.Join)):
         raise unmodelled("ASOF JOIN")
+    for fetch in node.find_all(exp.Fetch):
+        opts = fetch.args.get("limit_options")
+        if opts is not None and opts.args.get("with_ties"):
+            raise unmodelled("FETCH ... WITH TIES")
 
 
 def _bind_failure(node: exp.Expression, at: exp.Expression, err: RwError) -> RwError:
@@ -396,7 +401,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
     frontend_calls: list[tuple[exp.Func, str | None]] = []
     _bind_collations(node)  # an operator binds its operands first
     _bind_operators(node)
-    bind_types_and_joins(node)
+    bind_types_and_unmodelled(node)
     for f in list(node.find_all(exp.Func)):
         name = function_name(_unqualify(f))
         if name in EXTERNAL_QUERIES:
@@ -502,7 +507,7 @@ def bind_stored_query(session, node: exp.Expression) -> exp.Expression:
 __all__ = [
     "bind_stored_query",
     "bind_surface",
-    "bind_types_and_joins",
+    "bind_types_and_unmodelled",
     "function_name",
     "item_of",
     "modelled",

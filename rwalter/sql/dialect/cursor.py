@@ -15,13 +15,17 @@ from sqlglot.dialects.risingwave import RisingWave
 from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
-from rwalter.sql.dialect.errors import _Fail, _position
+from rwalter.sql.dialect.errors import _Exact, _Fail, _position
 from rwalter.sql.dialect.foreign import (
     ASOF_SIDE_ERROR,
+    FLOAT_PRECISION,
+    FLOAT_PRECISION_ERROR,
     FOREIGN_WORDS,
     JOIN_CONSTRAINT_NEEDED,
+    RESERVED_WORDS,
     SET_OPERATION_FOLLOWERS,
     STAR_OPERATORS,
+    TYPES_WITH_PARAMETERS,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -44,6 +48,19 @@ def _keeping_name(name: str, parse: Callable[..., Any]) -> Callable[..., Any]:
         return node
 
     return parse_call
+
+
+def _extract_field_first(parse: Callable[..., Any]) -> Callable[..., Any]:
+    """``EXTRACT(field FROM ...)``: the field is a word or a string
+    (``parse_date_time_field_in_extract``, ``parser.rs:1208-1219``)."""
+
+    def parse_extract(self: Any) -> Any:
+        tok = self._curr
+        if tok is None or not (tok.token_type == TokenType.STRING or _is_word(tok)):
+            raise _Exact("expected date/time field", tok.start if tok is not None else None)
+        return parse(self)
+
+    return parse_extract
 
 
 class RWalter(RisingWave):
@@ -71,6 +88,7 @@ class RWalter(RisingWave):
                 for name, parse in RisingWave.parser_class.FUNCTION_PARSERS.items()
                 if name in _RENAMED_CALLS
             },
+            "EXTRACT": _extract_field_first(RisingWave.parser_class.FUNCTION_PARSERS["EXTRACT"]),
         }
 
         def raise_error(self, message: str, token: Token | None = None) -> None:  # type: ignore[override]
@@ -78,28 +96,87 @@ class RWalter(RisingWave):
             tok = token or self._curr
             raise _Fail(message, tok.start if tok else None)
 
-        def _parse_table_part(self, schema: bool = False) -> exp.Expression | None:  # type: ignore[override]
-            """Each part of a dotted name is an identifier (``parse_object_name``,
-            ``src/sqlparser/src/parser.rs:4476-4485``): ``s..t`` and ``s.`` are refused with
-            ``expected identifier`` (``parse_identifier``, ``parser.rs:4538-4545``), not read
-            as T-SQL's default schema."""
-            dots = (self._prev, self._curr)
-            part = super()._parse_table_part(schema=schema)
-            if part is None and any(t is not None and t.token_type == TokenType.DOT for t in dots):
-                self.raise_error("Expected identifier but got a token", self._curr)
-            return part
-
         def _parse_star_op(self, *keywords: str) -> list[exp.Expression] | None:  # type: ignore[override]
-            """``* EXCEPT (...)`` only (foreign.STAR_OPERATORS)."""
-            kept = tuple(k for k in keywords if k in STAR_OPERATORS)
-            return super()._parse_star_op(*kept) if kept else None
+            """``* EXCEPT (expr, ...)`` only (foreign.STAR_OPERATORS), read as ``parse_except``
+            (``parser.rs:545-558``)."""
+            if not any(k in STAR_OPERATORS for k in keywords) or not self._match_text_seq("EXCEPT"):
+                return None
+            if not self._match(TokenType.L_PAREN):
+                self.raise_error("Expecting EXCEPT should be followed by (")
+            items = self._parse_csv(self._parse_assignment)
+            if not items:
+                self.raise_error("Expecting an expression")
+            if not self._match(TokenType.R_PAREN):
+                self.raise_error("Expecting ( should be followed by ) after column names")
+            return items
+
+        def _parse_table_sample(self, as_modifier: bool = False) -> None:  # type: ignore[override]
+            """RisingWave samples no table: TABLESAMPLE is reserved and read by nothing, and
+            ``USING SAMPLE`` is DuckDB's (``parse_table_factor``, ``parser.rs``)."""
+            return None
+
+        def _parse_types(self, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+            """Type parameters only where RisingWave reads them (foreign.TYPES_WITH_PARAMETERS);
+            elsewhere the type ends before the ``(``."""
+            start = self._index
+            node = super()._parse_types(*args, **kwargs)
+            if not isinstance(node, exp.DataType) or not any(
+                isinstance(e, exp.DataTypeParam) for e in node.expressions
+            ):
+                return node
+            word = self._tokens[start].text.upper()
+            paren = next(
+                j
+                for j in range(start, self._index)
+                if self._tokens[j].token_type == TokenType.L_PAREN
+            )
+            if word not in TYPES_WITH_PARAMETERS:
+                self._retreat(paren)
+                node.set("expressions", [])
+            elif word == "FLOAT":
+                number = self._tokens[paren + 1]
+                if not number.text.isdigit() or int(number.text) not in FLOAT_PRECISION:
+                    raise _Exact(FLOAT_PRECISION_ERROR, number.start)
+                # FLOAT(1..24) is real, FLOAT(25..53) double (binder/expr/mod.rs:1073-1074)
+                real = int(number.text) <= 24
+                node = exp.DataType.build("REAL" if real else "DOUBLE")
+            return node
+
+        def _parse_csv(self, parse_method, sep=TokenType.COMMA):  # type: ignore[no-untyped-def,override]
+            """Every item of a comma-separated list is there (``parse_comma_separated``): an
+            item missing after a comma fails, where sqlglot would drop it (foreign.RESERVED_WORDS)."""
+            result = parse_method()
+            items = [result] if result is not None else []
+            while self._match(sep):
+                after = self._curr
+                result = parse_method()
+                if result is None:
+                    self._missing_item(after)
+                items.append(result)
+            return items
+
+        def _missing_item(self, tok: Token | None) -> None:
+            if (
+                tok is None
+                or tok.token_type in _STRINGISH
+                or tok.text.upper() not in RESERVED_WORDS
+            ):
+                self.raise_error("Expecting an expression", tok)
+            word = self.sql[tok.start : tok.end + 1]
+            line, col = _position(self.sql, tok.start)
+            # parser_err! stands where parse_prefix left off: on the token after the word
+            j = self._tokens.index(tok) + 1 if tok in self._tokens else len(self._tokens)
+            at = self._tokens[j].start if j < len(self._tokens) else None
+            raise _Exact(f"syntax error at or near {word} at line {line}, column {col}", at)
 
         def _parse_alias(self, this, explicit=False):  # type: ignore[no-untyped-def,override]
             """``*`` and ``t.*`` take no alias (``SelectItem::Wildcard``, ``parser.rs:6099-6115``):
             a word after them ends the select list."""
             star = this.this if isinstance(this, exp.Column) else this
-            if isinstance(star, exp.Star):
-                return this
+            if isinstance(star, exp.Star) or (
+                self._curr and self._curr.token_type == TokenType.L_PAREN
+            ):
+                return this  # nor does `expr (a, b)` alias anything (Hive's list of aliases)
             return super()._parse_alias(this, explicit)
 
         def parse_set_operation(self, this, consume_pipe=False, intersect_only=False):  # type: ignore[no-untyped-def,override]
@@ -134,6 +211,17 @@ class RWalter(RisingWave):
             if needs and not join.args.get("on") and not join.args.get("using"):
                 self.raise_error(f"Expecting join constraint after {needs}")
             return join
+
+        def _parse_table_part(self, schema: bool = False) -> exp.Expression | None:  # type: ignore[override]
+            """Each part of a dotted name is an identifier (``parse_object_name``,
+            ``src/sqlparser/src/parser.rs:4476-4485``): ``s..t`` and ``s.`` are refused with
+            ``expected identifier`` (``parse_identifier``, ``parser.rs:4538-4545``), not read
+            as T-SQL's default schema."""
+            dots = (self._prev, self._curr)
+            part = super()._parse_table_part(schema=schema)
+            if part is None and any(t is not None and t.token_type == TokenType.DOT for t in dots):
+                self.raise_error("Expected identifier but got a token", self._curr)
+            return part
 
         def _parse_insert(self):  # type: ignore[no-untyped-def]
             """``INSERT INTO name``: RisingWave reads an object name after INTO (``parse_insert``,
@@ -380,6 +468,15 @@ class _Cursor:
             ident.meta["position"] = _position(self.sql, t.start - int(quoted))
             return ident
         raise self.fail("identifier")
+
+    def identifier_non_reserved(self) -> exp.Identifier:
+        """``parse_identifier_non_reserved`` (``parser.rs:4548-4560``): a reserved word is
+        ``syntax error at or near <word>``, reported where the parser stands after it."""
+        t = self.peek()
+        if t is not None and _is_word(t) and t.text.upper() in RESERVED_WORDS:
+            self.i += 1
+            raise _Fail(f"syntax error at or near {self.display(t)}", self.here())
+        return self.identifier()
 
     def object_name(self) -> exp.Table:
         parts = [self.identifier()]

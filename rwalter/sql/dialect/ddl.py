@@ -13,8 +13,14 @@ from sqlglot.tokens import Token, TokenType
 from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _RG, _command
 from rwalter.sql.dialect.cursor import _PARSER, _Cursor, _is_word, real_value
-from rwalter.sql.dialect.errors import _Fail
-from rwalter.sql.dialect.foreign import check_brackets, is_operand_end
+from rwalter.sql.dialect.errors import _Exact, _Fail
+from rwalter.sql.dialect.foreign import (
+    check_brackets,
+    check_by_all,
+    check_quantified_subqueries,
+    is_operand_end,
+    tree_refusal,
+)
 from rwalter.sql.dialect.values import _literal_item, _render_literal, _set_value
 
 # --------------------------------------------------------------------------------------------
@@ -66,8 +72,14 @@ def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
         return _Fail(f"expected {what}, found: {c.display(tok)}", c.offset_of(tok))
 
     check_brackets(toks, lambda t: is_operand_end(t, _is_word), fail)
+    check_quantified_subqueries(toks, fail)
+    check_by_all(toks, fail)
     try:
         result = _PARSER.parse(toks, c.sql)
+    except _Exact as e:
+        raise _Fail(
+            e.message, e.offset if e.offset is not None or j >= len(c.toks) else c.toks[j].start
+        ) from None
     except _Fail as e:
         # past the query's last token: RisingWave's parser stands on the `;` if there is one
         offset = e.offset if e.offset is not None or j >= len(c.toks) else c.toks[j].start
@@ -75,6 +87,9 @@ def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
     nodes = [n for n in result if n is not None]
     if len(nodes) != 1:
         raise c.fail_at("expected a query", toks[0] if toks else None)
+    refusal = tree_refusal(nodes[0])
+    if refusal is not None:
+        raise _Fail(refusal, end.start if end is not None else None)
     return nodes[0]
 
 
@@ -210,7 +225,7 @@ _BARE_TYPE_WORDS = frozenset(
 def _column_def(c: _Cursor) -> ast.ColumnDef:
     """``parse_column_def`` (``parser.rs:2795-2830``): the data type is read only when a word
     follows the name, so ``(a, b)`` is a list of untyped columns (``CREATE TABLE t (a) AS ...``)."""
-    name = c.identifier()
+    name = c.identifier_non_reserved()
     t = c.peek()
     if t is None or not (_is_word(t) or t.token_type == TokenType.IDENTIFIER):
         node = ast.ColumnDef(this=real_value(name))

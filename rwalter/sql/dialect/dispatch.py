@@ -44,6 +44,11 @@ _OTHER_STATEMENTS = {
     "DESCRIBE", "GRANT", "REVOKE", "DEALLOCATE", "EXECUTE", "PREPARE", "COMMENT", "BACKUP", "USE", "VACUUM",
 }  # fmt: skip
 
+# The word RisingWave's parser expects right after a DML keyword (``parse_delete``,
+# ``parse_insert``: ``expect_keyword(FROM)``, ``expect_keyword(INTO)``); sqlglot would read
+# MySQL's ``INSERT t ...``.
+_DML_SECOND_WORD = {"DELETE": "FROM", "INSERT": "INTO"}
+
 _Handler = Callable[[_Cursor, Token], exp.Expression]
 _STATEMENTS: dict[str, _Handler] = {
     "ALTER": _parse_alter,
@@ -118,10 +123,10 @@ def _parse(text: str) -> exp.Expression:
         if not c.at_end():
             raise c.fail("end of statement")
     elif word in _QUERY_WORDS or first.token_type == TokenType.L_PAREN:
-        if word == "DELETE":  # parse_delete: `DELETE FROM`, nothing else (parser.rs)
+        if word in _DML_SECOND_WORD:  # `DELETE FROM`, `INSERT INTO`, nothing else
             c.i = 1
-            if not c.words("FROM"):
-                raise c.fail("FROM")
+            if not c.words(_DML_SECOND_WORD[word]):
+                raise c.fail(_DML_SECOND_WORD[word])
         # ``Word::to_ident`` refuses an empty quoted name wherever a name stands
         # (``src/sqlparser/src/parser.rs:6403-6412``); sqlglot would take it.
         for t in toks[:n]:

@@ -52,6 +52,10 @@ class _Fail(Exception):
         self.offset = offset
 
 
+class _Exact(_Fail):
+    """Internal: a parser error whose text is final (not reworded from sqlglot's)."""
+
+
 def _position(text: str, offset: int | None) -> tuple[int, int]:
     """1-based (line, col) of ``offset``; ``None`` means RisingWave's EOF location."""
     if offset is None or offset >= len(text):

@@ -19,18 +19,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlglot import exp
 from sqlglot.tokens import Token, TokenType
 
 _Failer = Callable[[str, Token | None], Exception]
 
 __all__ = [
     "ASOF_SIDE_ERROR",
+    "FLOAT_PRECISION",
+    "FLOAT_PRECISION_ERROR",
     "FOREIGN_WORDS",
     "JOIN_CONSTRAINT_NEEDED",
+    "RESERVED_WORDS",
     "SET_OPERATION_FOLLOWERS",
     "STAR_OPERATORS",
+    "TYPES_WITH_PARAMETERS",
     "check_brackets",
+    "check_by_all",
+    "check_quantified_subqueries",
     "is_operand_end",
+    "tree_refusal",
 ]
 
 # Words sqlglot's tokenizer makes keywords of and RisingWave's does not. As plain words they
@@ -47,10 +55,130 @@ FOREIGN_WORDS: frozenset[str] = frozenset(
         "DECIMAL32", "DECIMAL64", "DECIMAL128", "DECIMAL256", "DATETIME", "TIMESTAMPNTZ",
         "TIMESTAMP_NTZ", "TIMESTAMPLTZ", "TIMESTAMP_LTZ", "TIME_NS", "NVARCHAR", "NVARCHAR2",
         "VARCHAR2", "CLOB", "MONEY", "HSTORE", "INET", "GEOGRAPHY", "GEOMETRY",
-        # DuckDB's operators
-        "GLOB",
+        # DuckDB's, MySQL's and T-SQL's operators and clauses: none is a word of RisingWave's
+        # (keywords.rs), so after a table or an expression each is an alias
+        "GLOB", "REGEXP", "RLIKE", "<=>", "SEMI", "ANTI", "APPLY", "QUALIFY", "PIVOT", "UNPIVOT",
+        "STRAIGHT_JOIN",
     }
 )  # fmt: skip
+
+
+# ``GROUP BY ALL`` (sqlglot reads ``GROUP BY`` as one token): ALL is reserved and opens ``ALL (expr)`` (``parser.rs:663-664``: ``expect_token(LParen)``);
+# DuckDB's ``GROUP BY ALL`` / ``ORDER BY ALL`` fail there.
+def check_by_all(toks: list[Token], fail: _Failer) -> None:
+    for j in range(1, len(toks)):
+        if toks[j].token_type == TokenType.ALL and toks[j - 1].text.upper().endswith(" BY"):
+            nxt = toks[j + 1] if j + 1 < len(toks) else None
+            if nxt is None or nxt.token_type != TokenType.L_PAREN:
+                raise fail("(", nxt)
+
+
+# The type words that take parameters in RisingWave (``parser_v2/data_type.rs:211-253``):
+# ``FLOAT(p)`` with ``p`` in 1..53, ``CHAR(n)``, ``NUMERIC(p, s)``, ``VECTOR(n)``, ``MAP(k, v)``.
+# After any other type a ``(`` is not the type's (sqlglot would read MySQL's ``INT(11)``).
+TYPES_WITH_PARAMETERS = frozenset(
+    {"FLOAT", "CHAR", "CHARACTER", "NUMERIC", "DECIMAL", "DEC", "VECTOR", "MAP"}
+)
+FLOAT_PRECISION = range(1, 54)
+FLOAT_PRECISION_ERROR = "invalid data_type: precision must be in range 1..54"
+
+# Words no expression may start with (``RESERVED_FOR_COLUMN_OR_TABLE_NAME``, ``keywords.rs:670``):
+# where an expression is expected, ``parse_prefix`` refuses them with ``syntax error at or near
+# <word> at line L, column C`` (``parser.rs:682-684``; the location is the token's,
+# ``tokenizer.rs:285``). sqlglot instead drops an empty item after a comma (DuckDB's trailing
+# commas), so a list item missing after a comma is refused with this or ``expected an
+# expression``.
+RESERVED_WORDS: frozenset[str] = frozenset(
+    [
+        "ALL",
+        "ANALYSE",
+        "ANALYZE",
+        "AND",
+        "ANY",
+        "ARRAY",
+        "AS",
+        "ASC",
+        "ASYMMETRIC",
+        "AUTHORIZATION",
+        "BINARY",
+        "BOTH",
+        "CASE",
+        "CAST",
+        "CHECK",
+        "COLLATE",
+        "COLLATION",
+        "COLUMN",
+        "CONCURRENTLY",
+        "CONSTRAINT",
+        "CREATE",
+        "CROSS",
+        "DEFAULT",
+        "DEFERRABLE",
+        "DESC",
+        "DISTINCT",
+        "DO",
+        "ELSE",
+        "END",
+        "EXCEPT",
+        "FALSE",
+        "FETCH",
+        "FOR",
+        "FOREIGN",
+        "FREEZE",
+        "FROM",
+        "FULL",
+        "GRANT",
+        "GROUP",
+        "HAVING",
+        "ILIKE",
+        "IN",
+        "INITIALLY",
+        "INNER",
+        "INTERSECT",
+        "INTO",
+        "IS",
+        "ISNULL",
+        "JOIN",
+        "LATERAL",
+        "LEADING",
+        "LEFT",
+        "LIKE",
+        "LIMIT",
+        "NATURAL",
+        "NOT",
+        "NOTNULL",
+        "NULL",
+        "OFFSET",
+        "ON",
+        "ONLY",
+        "OR",
+        "ORDER",
+        "OUTER",
+        "OVERLAPS",
+        "PLACING",
+        "PRIMARY",
+        "REFERENCES",
+        "RETURNING",
+        "RIGHT",
+        "SIMILAR",
+        "SOME",
+        "SYMMETRIC",
+        "TABLE",
+        "TABLESAMPLE",
+        "THEN",
+        "TO",
+        "TRAILING",
+        "TRUE",
+        "UNION",
+        "UNIQUE",
+        "USING",
+        "VARIADIC",
+        "VERBOSE",
+        "WHEN",
+        "WHERE",
+        "WINDOW",
+    ]
+)
 
 # ``SELECT * <op> (...)``: RisingWave's wildcard takes ``EXCEPT (columns)`` only
 # (``parse_select_item``, ``parser.rs:540-560``); DuckDB's EXCLUDE, REPLACE, RENAME are not read.
@@ -171,3 +299,50 @@ def is_operand_end(tok: Token, is_word: Callable[[Token], bool]) -> bool:
     if tok.token_type in _OPERAND_ENDS:
         return True
     return is_word(tok) and tok.text.upper() not in _LEADING_WORDS
+
+
+# ``x op ANY|SOME|ALL (...)``: RisingWave reads an expression in the parentheses, where
+# ``SELECT`` is an identifier (it is not reserved there, ``keywords.rs:670-760``), so
+# ``ALL (SELECT b FROM t)`` fails at ``b`` with ``expected )`` (``parser.rs:663-681``): a
+# subquery is not modelled there ("TODO: support all/any/some(subquery)").
+_QUANTIFIERS = {"ANY", "SOME", "ALL"}
+_QUANTIFIED_AFTER = {
+    TokenType.EQ, TokenType.NEQ, TokenType.LT, TokenType.LTE, TokenType.GT, TokenType.GTE,
+}  # fmt: skip
+
+
+def check_quantified_subqueries(toks: list[Token], fail: _Failer) -> None:
+    """Refuse ``op ANY (SELECT x ...)`` at ``x``, as RisingWave's parser does."""
+    for j in range(1, len(toks) - 3):
+        if (
+            toks[j].text.upper() in _QUANTIFIERS
+            and toks[j - 1].token_type in _QUANTIFIED_AFTER
+            and toks[j + 1].token_type == TokenType.L_PAREN
+            and toks[j + 2].token_type == TokenType.SELECT
+            and toks[j + 3].token_type not in (TokenType.STAR, TokenType.L_PAREN)
+        ):
+            raise fail(")", toks[j + 3])
+
+
+def _ties_without_order(node: exp.Expression) -> bool:
+    opts = node.args.get("limit_options")
+    query = node.parent
+    return bool(
+        opts and opts.args.get("with_ties") and query is not None and not query.args.get("order")
+    )
+
+
+# Parsed trees RisingWave's parser refuses once the query is read, reported where it stops (the
+# query's end): (node type, predicate, RisingWave's text).
+TREE_REFUSALS: tuple[tuple[type[exp.Expression], Callable[[exp.Expression], bool], str], ...] = (
+    # parse_query (parser.rs:4876-4880)
+    (exp.Fetch, _ties_without_order, "WITH TIES cannot be specified without ORDER BY clause"),
+)
+
+
+def tree_refusal(node: exp.Expression) -> str | None:
+    """RisingWave's text for the first construct of ``node`` its parser refuses, if any."""
+    for kind, refused, message in TREE_REFUSALS:
+        if any(refused(n) for n in node.find_all(kind)):
+            return message
+    return None
