@@ -7,7 +7,9 @@ One run measures, against a fresh simulated cluster each:
   times (target <= 1.5x);
 * connection set-up time (startup to first ReadyForQuery), median of 20 connections.
 
-Run: ``python benchmarks/bench_server.py``
+The server runs in a thread of this process, so the figure is this process's CPU time (client
+and server together) against the in-process run's, as ``python -m benchmarks`` compares CPU
+time everywhere; ``python benchmarks/bench_server.py`` also prints statements per second.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.common import Ratio
 from rwalter.session import Session
 from rwalter.sql.split import split_script
 from tests.server.conftest import start_server
@@ -39,19 +42,21 @@ def script() -> list[str]:
     return out
 
 
-def in_process(sql: list[str]) -> float:
+def in_process(sql: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of the script through ``Session.run``."""
     session = Session()
     session.execute("CREATE TABLE b (v int, w varchar)")
     units = [split_script(s)[0] for s in sql]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for unit in units:
         assert session.run(unit).error is None
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - start, time.process_time() - cpu
     session.close()
     return elapsed
 
 
-def over_the_wire(sql: list[str]) -> tuple[float, float]:
+def over_the_wire(sql: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, median connection set-up seconds) over loopback."""
     import psycopg
 
     server = start_server()
@@ -65,22 +70,45 @@ def over_the_wire(sql: list[str]) -> tuple[float, float]:
             conn.execute(b"CREATE TABLE b (v int, w varchar)")
             cur = conn.cursor()
             encoded = [s.encode() for s in sql]  # bytes: the simple protocol, as psql sends
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             for s in encoded:
                 cur.execute(s)
                 if cur.description is not None:
                     cur.fetchall()
-            elapsed = time.perf_counter() - start
-        return elapsed, statistics.median(setups)
+            elapsed = time.perf_counter() - start, time.process_time() - cpu
+        return *elapsed, statistics.median(setups)
     finally:
         server.shutdown()
         server.meta.close()
 
 
+def measure(quick: bool) -> list[Ratio]:
+    sql = script()
+    runs = 1 if quick else 3
+    local = min(in_process(sql)[1] for _ in range(runs))
+    wire = min(over_the_wire(sql)[1:] for _ in range(runs))
+    return [
+        Ratio(
+            "wire: statements over psycopg vs in-process",
+            wire[0],
+            local,
+            TARGET,
+            detail=f"{STATEMENTS} statements, CPU of client and server",
+        ),
+        Ratio(
+            "wire: connection set-up vs one statement",
+            wire[1],
+            local / STATEMENTS,
+            None,
+            detail="median of 20 connections, wall; one in-process statement, CPU",
+        ),
+    ]
+
+
 def main() -> None:
     sql = script()
-    local = min(in_process(sql) for _ in range(3))
-    wire, setup = min(over_the_wire(sql) for _ in range(3))
+    local = min(in_process(sql)[0] for _ in range(3))
+    wire, _, setup = min(over_the_wire(sql) for _ in range(3))
     ratio = wire / local
     print(f"in-process: {STATEMENTS / local:8.0f} statements/s")
     print(f"over wire:  {STATEMENTS / wire:8.0f} statements/s")

@@ -139,8 +139,8 @@ def check_insert_columns(node: exp.Insert, rel: Relation) -> list[str] | None:
         hit = next((c for c in named if c in cols.generated), None)
         if hit is not None:
             raise _insert_violation(hit)
-    if cols.generated and node.args.get("returning") is not None:
-        raise bind_error("`RETURNING` clause is not supported for tables with generated columns")
+    _check_returning_table(node, cols)
+    _check_returning_list(node)
     if named:
         insertable = set(cols.insertable())
         seen: set[str] = set()
@@ -199,8 +199,7 @@ def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | N
 def check_update(node: exp.Update, rel: Relation) -> None:
     """``bind_update``'s checks of its assignments (``update.rs:160-270``)."""
     cols = table_columns(rel)
-    if cols.generated and node.args.get("returning") is not None:
-        raise bind_error("`RETURNING` clause is not supported for tables with generated columns")
+    _check_returning_table(node, cols)
     assigned: list[str] = []
     for e in node.expressions:
         target = e.this if isinstance(e, exp.EQ) else None
@@ -217,10 +216,32 @@ def check_update(node: exp.Update, rel: Relation) -> None:
             raise bind_error("update modifying the PK column is unsupported")
         if name in cols.generated:
             raise bind_error("update modifying the generated column is unsupported")
+    _check_returning_list(node)
+
+
+def check_delete(node: exp.Delete, rel: Relation) -> None:
+    """``bind_delete``'s checks of its RETURNING list (``delete.rs:90-99``)."""
+    _check_returning_table(node, table_columns(rel))
+    _check_returning_list(node)
+
+
+def _check_returning_table(node: exp.Expression, cols: TableColumns) -> None:
+    """RETURNING on a table with generated columns (``insert.rs:195-199``,
+    ``update.rs:149-153``, ``delete.rs:90-94``)."""
+    if cols.generated and node.args.get("returning") is not None:
+        raise bind_error("`RETURNING` clause is not supported for tables with generated columns")
+
+
+def _check_returning_list(node: exp.Expression) -> None:
+    """``bind_returning_list`` (``binder/select.rs:540-552``): no aggregate or window call."""
+    returning = node.args.get("returning")
+    if returning is not None and returning.find(exp.AggFunc, exp.Window) is not None:
+        raise bind_error("should not have agg/window in the `RETURNING` list")
 
 
 __all__ = [
     "cast_values_to_columns",
+    "check_delete",
     "check_insert_columns",
     "check_insert_width",
     "check_update",

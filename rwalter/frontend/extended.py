@@ -148,10 +148,21 @@ def prepare(session, node: exp.Expression | None, specified: list[str | None]) -
     if isinstance(node, DML_NODES):
         types = infer_param_types(session, node, specified)
         bind_dml(session, node.copy())
-        return Prepared(node, types)
+        return Prepared(node, types, _returning_columns(session, node, types))
     if isinstance(node, ast.CreateMaterializedView) and node.args.get("query") is not None:
         describe_query(session, node.args["query"].copy())
     return Prepared(node, [], _pure_columns(node))
+
+
+def _returning_columns(session, node: exp.Expression, types: list[str]) -> list[tuple[str, str]]:
+    """A DML statement's row description: its RETURNING list over the target table
+    (``returning_schema``, ``binder/insert.rs:386``); none without one."""
+    returning = node.args.get("returning")
+    if returning is None:
+        return []
+    target = node.this.this if isinstance(node.this, exp.Schema) else node.this
+    probe = exp.select(*(e.copy() for e in returning.expressions)).from_(target.copy())
+    return describe_query(session, _with_nulls(probe, dict(enumerate(types, 1))))
 
 
 # ``infer_show_variable`` (handler/variable.rs:169-208) and ``infer_show_create_object``.

@@ -166,8 +166,13 @@ def duck_error(exc: Exception) -> RwError:
         return catalog_error(f"table or source not found: {name}")
     mismatch = _DUCK_NO_MATCH.search(text)
     if mismatch:  # a known function the store cannot call with these arguments
-        name, types = mismatch.group(1) or mismatch.group(3), mismatch.group(2) or ""
-        shown = ", ".join(_duck_arg_type(t) for t in types.split(",") if t.strip())
+        name = mismatch.group(1) or mismatch.group(3) or mismatch.group(4)
+        args = [
+            _duck_arg_type(t) for t in (mismatch.group(2) or mismatch.group(5) or "").split(",")
+        ]
+        if "unknown" in args:  # RisingWave coerces an untyped literal (func.rs:849-910)
+            return unmodelled(f"the function {name.lower()} with an untyped literal argument")
+        shown = ", ".join(a for a in args if a)
         return RwError([f"function {name.lower()}({shown}) does not exist"], QUERY)
     missing = _DUCK_NO_FUNCTION.match(text)
     if missing:  # a RisingWave function the binder knows and the store does not evaluate
@@ -192,6 +197,8 @@ _NO_FUNCTION = re.compile(r"function (\w+)\(.*\) does not exist$")
 
 def _duck_arg_type(t: str) -> str:
     t = t.strip().upper()
+    if not t:
+        return ""
     if t in ("STRING_LITERAL", '"NULL"', "NULL"):
         return "unknown"
     if t == "INTEGER_LITERAL":
@@ -415,8 +422,14 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     if not isinstance(node, exp.Select):
         return node
     node = node.copy()
+    node.set("expressions", _named_items(node.expressions))
+    return node
+
+
+def _named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
+    """Select items (or a RETURNING list) aliased with the names RisingWave gives them."""
     items = []
-    for e in node.expressions:
+    for e in expressions:
         if isinstance(e, exp.Alias) and isinstance(e.args.get("alias"), exp.Identifier):
             alias = real_value(e.args["alias"])  # `AS X` names the column x, as RisingWave does
             items.append(exp.alias_(e.this, alias, quoted=True))
@@ -428,8 +441,7 @@ def name_columns(node: exp.Expression) -> exp.Expression:
             items.append(e)
         else:
             items.append(exp.alias_(e, derive_alias(e), quoted=True))
-    node.set("expressions", items)
-    return node
+    return items
 
 
 def _query_error(session, err: RwError, node: exp.Expression) -> RwError:
@@ -511,6 +523,8 @@ def bind_dml(session, node: exp.Expression) -> exp.Expression:
             dml.cast_values_to_columns(node, rel, named)
     elif rel is not None and isinstance(node, exp.Update):
         dml.check_update(node, rel)
+    elif rel is not None and isinstance(node, exp.Delete):
+        dml.check_delete(node, rel)
     return node
 
 
@@ -548,18 +562,25 @@ def handle_dml(session, node: exp.Expression) -> Result:
     if source is not None and not isinstance(source, exp.Values):
         node = node.copy()  # bounded before DuckDB runs it: a billion rows are never made
         node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
-    try:
-        bound = bind_interval_literals(node)
-        cur = session.client.batch.execute(transpile_query(bound, copy=bound is node))
-        count = cur.fetchone()
-    except duckdb.Error as exc:
-        raise duck_error(exc) from None
     word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
-    n = int(count[0]) if count else 0
+    returning = node.args.get("returning")
+    bound = bind_interval_literals(node)
+    if returning is not None:  # the rows written, then the tag (handler/query.rs: DML with output)
+        bound = bound.copy() if bound is node else bound
+        bound.args["returning"].set("expressions", _named_items(returning.expressions))
+        result = run_duck(session, transpile_query(bound, copy=False))
+        n = len(result.rows)
+    else:
+        try:
+            count = session.client.batch.execute(transpile_query(bound, copy=bound is node))
+            row = count.fetchone()
+        except duckdb.Error as exc:
+            raise duck_error(exc) from None
+        result, n = Result(), int(row[0]) if row else 0
     if word == "INSERT" and n > MAX_INSERT_ROWS:
         raise _too_many("an INSERT", MAX_INSERT_ROWS)
-    tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
-    return Result(tag=tag)
+    result.tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
+    return result
 
 
 # pg_message.rs:775-800: only tab, newline, CR and backslash are escaped; NULL is an empty field.

@@ -187,7 +187,10 @@ JOIN rw_catalog.rw_users u ON j.owner = u.id""",
     # its actors' part of them, at most its upstream's rows. A snapshot backfill's state holds
     # its snapshot epoch (stream_table_scan.rs:247-262) until the snapshot is read, which in
     # rwalter is when the job is created; a source backfill's fragment has state once its actors
-    # hold splits.
+    # hold splits. An empty upstream has no table stats in RisingWave (hummock keeps stats of
+    # what was committed), so its progress is RisingWave's text for missing stats: rwalter's
+    # rw_table_stats counts it 0 (DuckDB may evaluate the percentage before the CASE picks a
+    # branch, hence the NULLIF).
     "rw_fragment_backfill_progress": """
 WITH scan_actors AS (
     SELECT f.fragment_id, f.job_id, count(a.actor_id) AS actors
@@ -213,8 +216,8 @@ shares AS (
     LEFT JOIN rw_catalog.rw_table_stats stats ON stats.id = b.backfill_target_relation_id),
 backfill_progress AS (
     SELECT job_id, fragment_id, backfill_target_relation_id,
-        CASE WHEN total_key_count IS NULL THEN '100% (0/0)'
-            ELSE coalesce(rw_catalog.rw_percent_text(consumed, total_key_count), '0')
+        CASE WHEN coalesce(total_key_count, 0) = 0 THEN '100% (0/0)'
+            ELSE coalesce(rw_catalog.rw_percent_text(consumed, nullif(total_key_count, 0)), '0')
                 || '% (' || CAST(coalesce(consumed, 0) AS VARCHAR) || '/'
                 || CAST(total_key_count AS VARCHAR) || ')' END AS progress
     FROM shares WHERE backfill_type <> 'SOURCE'

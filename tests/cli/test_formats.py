@@ -156,3 +156,11 @@ def test_error_results_render_nothing_outside_jsonl() -> None:
     r = Result(error=RwError(["boom"], "bug"))
     for fmt in ("table", "expanded", "csv", "json", "markdown"):
         assert render(r, fmt).out == ""
+
+
+def test_dml_returning_prints_rows_then_its_tag() -> None:
+    """psql prints an INSERT/UPDATE/DELETE's tag after its RETURNING rows (``PrintQueryResult``
+    in psql's common.c); a SELECT's tag is never printed."""
+    result = Result(tag="INSERT 0 1", columns=["v"], rows=[["1"]], types="I", returns_rows=True)
+    assert render(result, "table").out == " v \n---\n 1\n(1 row)\n\nINSERT 0 1\n"
+    assert render(rows_result(), "table").out.endswith("(2 rows)\n\n")

@@ -13,6 +13,7 @@ Bounded in the suite (a few sequences). ``RWALTER_FUZZ_EXAMPLES=N`` runs N seque
 
     RWALTER_FUZZ_EXAMPLES=5000 python -m pytest tests/reliability/test_fuzz.py -q -s
     RWALTER_FUZZ_UNITS=100,300 python -m tests.reliability.test_fuzz 50000 SEED
+    RWALTER_FUZZ_CORPUS=RISINGWAVE_CHECKOUT/e2e_test python -m tests.reliability.test_fuzz 100000
 
 A unit is one statement or event; the long run prints how many it ran.
 """
@@ -86,24 +87,40 @@ BIG_NUMBERS = ["2147483648", "4294967296", "99999999999999999999", "-1", "1e400"
 
 
 @cache
+def scripts() -> tuple[tuple[str, ...], ...]:
+    """The statements of each script, in order: the examples, the slt scenarios, and the
+    sqllogictest files under each directory of ``RWALTER_FUZZ_CORPUS`` (``:``-separated;
+    RisingWave's ``e2e_test`` for instance, read where it is)."""
+    found = [
+        tuple(u.text for u in split_script(path.read_text(encoding="utf-8")))
+        for path in sorted((REPO / "examples").glob("*.sql"))
+    ]
+    roots = [REPO / "tests" / "slt"]
+    roots += [Path(d) for d in os.environ.get("RWALTER_FUZZ_CORPUS", "").split(":") if d]
+    for path in sorted(p for root in roots for p in root.rglob("*.slt*")):
+        found.append(tuple(_slt_statements(path.read_text(encoding="utf-8", errors="replace"))))
+    return tuple(s for s in found if s)
+
+
+def _slt_statements(text: str) -> list[str]:
+    statements = []
+    for block in re.split(r"\n\s*\n", text):
+        lines = [ln for ln in block.splitlines() if ln.strip() and not ln.startswith("#")]
+        if lines and lines[0].split()[0] in ("statement", "query"):
+            sql = []
+            for ln in lines[1:]:
+                if ln.strip() == "----":
+                    break
+                sql.append(ln)
+            if sql and "\n".join(sql).strip():
+                statements.append("\n".join(sql))
+    return statements
+
+
+@cache
 def corpus() -> list[str]:
-    """Statements of the examples and the slt scenarios, as written."""
-    found: list[str] = []
-    for path in sorted((REPO / "examples").glob("*.sql")):
-        found += [u.text for u in split_script(path.read_text(encoding="utf-8"))]
-    for path in sorted((REPO / "tests" / "slt").rglob("*.slt")):
-        text = path.read_text(encoding="utf-8")
-        for block in re.split(r"\n\s*\n", text):
-            lines = [ln for ln in block.splitlines() if ln.strip() and not ln.startswith("#")]
-            if lines and lines[0].split()[0] in ("statement", "query"):
-                sql = []
-                for ln in lines[1:]:
-                    if ln.strip() == "----":
-                        break
-                    sql.append(ln)
-                if sql:
-                    found.append("\n".join(sql))
-    return [s for s in found if s.strip()]
+    """Every statement of :func:`scripts`, as written."""
+    return [s for script in scripts() for s in script]
 
 
 @cache
@@ -149,11 +166,25 @@ def unit(rng: random.Random) -> str:
     return text
 
 
+def replayed(rng: random.Random) -> list[str]:
+    """One script's statements in order, so later ones meet the objects earlier ones made, a
+    third of them mutated and a cluster event now and then."""
+    units = []
+    for text in rng.choice(scripts()):
+        units.append(mutate(text, rng) if rng.random() < 0.3 else text)
+        if rng.random() < 0.05:
+            units.append(rng.choice(EVENTS))
+    return units
+
+
 def run_sequence(seed: int) -> int:
-    """One session through one sequence; returns the units run."""
+    """One session through one sequence (odd seeds replay a script); returns the units run."""
     rng = random.Random(seed)
     low, high = UNITS_PER_SEQUENCE
-    units = [*SETUP] + [unit(rng) for _ in range(rng.randint(low, high))]
+    if seed % 2:
+        units = replayed(rng)
+    else:
+        units = [*SETUP] + [unit(rng) for _ in range(rng.randint(low, high))]
     ran = 0
     with Session(cluster="2,3,2@test") as session:
         for text in units:

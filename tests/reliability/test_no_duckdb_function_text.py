@@ -54,3 +54,21 @@ def test_no_known_function_shows_duckdbs_text() -> None:
             "rwalter does not model the function rw_recovery_status (RisingWave has it); it models "
             "streaming jobs, their fragments and parallelism, and the catalogs clients read"
         ]
+
+
+def test_an_untyped_literal_the_store_cannot_place_is_not_a_refusal() -> None:
+    """RisingWave coerces an untyped literal to a candidate's type (``infer_type_name``,
+    ``expr/type_inference/func.rs:849-910``): where DuckDB cannot choose, rwalter says it does
+    not model the call instead of crashing or inventing a "does not exist"."""
+    with Session() as session:
+        for sql, name in (
+            ("SELECT round('4.5')", "round"),
+            ("SELECT octet_length('x')", "octet_length"),
+        ):
+            error = session.execute(sql).error
+            assert error is not None and error.code == "unsupported-statement"
+            assert error.causes == [
+                f"rwalter does not model the function {name} with an untyped literal argument "
+                "(RisingWave has it); it models streaming jobs, their fragments and parallelism, "
+                "and the catalogs clients read"
+            ]

@@ -297,3 +297,18 @@ def test_a_dry_run_answers_without_being_asked(sim_server):
             "WHERE type = 'WORKER_TYPE_COMPUTE_NODE' AND state = 'RUNNING'"
         ).fetchone()
         assert rows == (3,)  # nothing went down
+
+
+def test_dml_returning_rows_over_both_protocols(server):
+    """A RETURNING list is the statement's row description (``returning_schema``,
+    ``binder/insert.rs:386``): its rows come back and the tag counts them."""
+    conn, _ = connect(server)
+    with conn:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE r (v1 int, v2 real)")
+        cur.execute("INSERT INTO r VALUES (%s, %s), (2, 2) RETURNING v1, v2 + 1", (1, 1.5))
+        assert cur.statusmessage == "INSERT 0 2"
+        assert [d.name for d in cur.description] == ["v1", "?column?"]
+        assert sorted(cur.fetchall()) == [(1, 2.5), (2, 3.0)]
+        cur.execute("DELETE FROM r WHERE v1 = 2 RETURNING *")
+        assert (cur.statusmessage, cur.fetchall()) == ("DELETE 1", [(2, 2.0)])

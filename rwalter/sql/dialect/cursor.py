@@ -67,6 +67,17 @@ class RWalter(RisingWave):
             tok = token or self._curr
             raise _Fail(message, tok.start if tok else None)
 
+        def _parse_table_part(self, schema: bool = False) -> exp.Expression | None:  # type: ignore[override]
+            """Each part of a dotted name is an identifier (``parse_object_name``,
+            ``src/sqlparser/src/parser.rs:4476-4485``): ``s..t`` and ``s.`` are refused with
+            ``expected identifier`` (``parse_identifier``, ``parser.rs:4538-4545``), not read
+            as T-SQL's default schema."""
+            dots = (self._prev, self._curr)
+            part = super()._parse_table_part(schema=schema)
+            if part is None and any(t is not None and t.token_type == TokenType.DOT for t in dots):
+                self.raise_error("Expected identifier but got a token", self._curr)
+            return part
+
         def _parse_insert(self):  # type: ignore[no-untyped-def]
             """``INSERT INTO name``: RisingWave reads an object name after INTO (``parse_insert``,
             ``src/sqlparser/src/parser.rs``), so ``TABLE`` there is a table named ``table``,

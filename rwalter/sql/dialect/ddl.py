@@ -72,6 +72,8 @@ def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
 
 _SQLGLOT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^Expecting (.+)$"), "expected {0}"),
+    # a relation's name is an object name, whose parts are identifiers (parser.rs:4476-4545)
+    (re.compile(r"^Expected table name but got"), "expected identifier"),
     (re.compile(r"^Expected (.+?) but got"), "expected {0}"),
     (re.compile(r"^Required keyword: .* missing"), "expected an expression"),
     (re.compile(r"^Invalid expression / Unexpected token"), "expected end of statement"),
