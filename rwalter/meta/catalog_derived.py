@@ -1,6 +1,6 @@
 """The rw_catalog columns the meta store computes from its model when it writes the rows.
 
-RisingWave's meta node computes these in Rust when it serves the catalog: a job's parallelism
+RisingWave's meta node computes these in Rust when it serves the catalog: a job's name and parallelism
 text (``src/meta/service/src/stream_service.rs:87-103``, the text of
 ``src/frontend/src/catalog/system_catalog/mod.rs:219-254``), a fragment's upstream fragment ids
 and actor count (``src/meta/src/controller/fragment.rs:1322-1425``) and its parallelism policy
@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rwalter.common.parallelism import ParallelismPolicy
-from rwalter.meta.store_tables import Actor, Edge, Fragment, Job, Row
+from rwalter.meta.store_tables import Actor, Edge, Fragment, Job, Relation, Row
 
 if TYPE_CHECKING:  # pragma: no cover
     from rwalter.meta.store_model import Model
@@ -40,7 +40,11 @@ def job_parallelism(j: Job) -> str:
 
 
 def _job_columns(model: Model, rows: Sequence[Job]) -> list[tuple[Any, ...]]:
-    return [(job_parallelism(j),) for j in rows]
+    relations = model["relations"]
+    return [
+        (job_parallelism(j), r.name if (r := relations.get(j.job_id)) is not None else None)
+        for j in rows
+    ]
 
 
 # -- no-shuffle ensembles ------------------------------------------------------------------------
@@ -153,6 +157,15 @@ def _of_job(model: Model, old: Job | None, new: Job | None) -> Iterable[tuple[st
     return [("fragments", k) for k in model["fragments"].keys_by("job", job_id)]
 
 
+def _of_relation(
+    model: Model, old: Relation | None, new: Relation | None
+) -> Iterable[tuple[str, Any]]:
+    """A job's derived name is its relation's."""
+    if old is not None and new is not None and old.name == new.name:
+        return ()
+    return [("streaming_jobs", (new or old).id)]  # type: ignore[union-attr]
+
+
 def _of_actor(model: Model, old: Actor | None, new: Actor | None) -> Iterable[tuple[str, Any]]:
     return [("fragments", a.fragment_id) for a in (old, new) if a is not None]
 
@@ -172,6 +185,7 @@ def _of_edge(model: Model, old: Edge | None, new: Edge | None) -> Iterable[tuple
 # table -> (model, old row, new row) -> (table, key) of the rows whose derived columns change.
 DEPENDENTS: dict[str, Callable[[Model, Row | None, Row | None], Iterable[tuple[str, Any]]]] = {
     "streaming_jobs": _of_job,  # type: ignore[dict-item]
+    "relations": _of_relation,  # type: ignore[dict-item]
     "actors": _of_actor,  # type: ignore[dict-item]
     "fragment_relations": _of_edge,  # type: ignore[dict-item]
 }

@@ -140,7 +140,7 @@ END"""
 VIEWS: dict[str, str] = {
     "rw_streaming_jobs": """
 SELECT j.job_id AS id,
-    coalesce(r.name, '<unknown>') AS name,
+    coalesce(j.relation_name, '<unknown>') AS name,
     j.database_id,
     j.status,
     j.parallelism,
@@ -148,7 +148,6 @@ SELECT j.job_id AS id,
     coalesce(j.specific_resource_group, d.resource_group, 'default') AS resource_group
 FROM rwmeta.streaming_jobs j
 JOIN rwmeta.databases d ON d.id = j.database_id
-LEFT JOIN rwmeta.relations r ON r.id = j.job_id
 ORDER BY j.job_id""",
     "rw_table_fragments": """
 SELECT j.job_id AS table_id,

@@ -296,7 +296,12 @@ TABLES: tuple[TableSpec, ...] = (
     TableSpec("schemas", Schema, ("id",)),
     TableSpec("workers", Worker, ("id",)),
     TableSpec("relations", Relation, ("id",)),
-    TableSpec("streaming_jobs", Job, ("job_id",), (("parallelism", "VARCHAR"),)),
+    TableSpec(
+        "streaming_jobs",
+        Job,
+        ("job_id",),
+        (("parallelism", "VARCHAR"), ("relation_name", "VARCHAR")),
+    ),
     TableSpec(
         "fragments",
         Fragment,
