@@ -81,3 +81,39 @@ def test_ddl_error_comes_from_execute(server):
             await conn.close()
 
     run(main())
+
+
+def test_central_scenario_error_and_deferred_notice(server):
+    """The central scenario (examples/01_central_error.sql) through asyncpg: the online ALTER gets
+    RisingWave's refusal (``stream_manager.rs``; XX000, simple-protocol head), the DEFERRED one its
+    notice (``handler/alter_parallelism.rs``) before the tag."""
+    from tests.server.test_psycopg import CREATING_MV, DEFERRED_NOTICE
+
+    async def main():
+        conn = await _connect(server)
+        notices = []
+        conn.add_log_listener(lambda _c, msg: notices.append((msg.sqlstate, msg.message)))
+        try:
+            for sql in CREATING_MV:
+                await conn.execute(sql)
+            with pytest.raises(asyncpg.PostgresError) as info:
+                await conn.execute("ALTER MATERIALIZED VIEW mv SET BACKFILL_PARALLELISM = 2")
+            assert info.value.sqlstate == "XX000"
+            assert str(info.value) == (
+                "Failed to run the query\n\n"
+                "Caused by these errors (recent errors listed first):\n"
+                "  1: gRPC request to meta service (call "
+                "`/ddl_service.DdlService/AlterBackfillParallelism`) failed: Internal error\n"
+                "  2: Cannot alter the job 7 because its creating backfill contains a scan type "
+                "that does not support online rescheduling\n"
+            )
+            tag = await conn.execute(
+                "ALTER MATERIALIZED VIEW mv SET BACKFILL_PARALLELISM = 2 DEFERRED"
+            )
+            assert tag == "ALTER_MATERIALIZED_VIEW"
+            await asyncio.sleep(0)  # log listeners are called soon after the message
+            assert notices == [("00000", DEFERRED_NOTICE)]
+        finally:
+            await conn.close()
+
+    run(main())
