@@ -8,27 +8,19 @@ from ``src/sqlparser/tests/testdata/array.yaml`` and ``select.yaml``.
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "parser-tests"
+from tests.script_loader import load_script
+
 CHECKOUT = os.environ.get("RWALTER_RISINGWAVE_CHECKOUT")
 # Cases rwalter's parser answers as RisingWave's does, at the last measure (of 361).
 FLOOR = 290
 
 
 def load():
-    loader = importlib.machinery.SourceFileLoader("parser_tests_script", str(SCRIPT))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[loader.name] = module
-    loader.exec_module(module)
-    return module
+    return load_script("parser-tests")
 
 
 def error(sql: str, message: str, col: int) -> str:

@@ -10,21 +10,11 @@ consumer (``src/frontend/src/stream_fragmenter/mod.rs:593-690``, planner test
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import sys
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "planner-tests"
+from tests.script_loader import load_script
 
 
 def load():
-    loader = importlib.machinery.SourceFileLoader("planner_tests_script", str(SCRIPT))
-    spec = importlib.util.spec_from_loader(loader.name, loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[loader.name] = module
-    loader.exec_module(module)
-    return module
+    return load_script("planner-tests")
 
 
 SHARED = """\
