@@ -71,6 +71,11 @@ def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
         tok = tok or end
         return _Fail(f"expected {what}, found: {c.display(tok)}", c.offset_of(tok))
 
+    # ``Word::to_ident`` refuses an empty quoted name wherever a name stands
+    # (``src/sqlparser/src/parser.rs:6403-6412``); sqlglot would take it.
+    for t in toks:
+        if t.token_type == TokenType.IDENTIFIER and t.text == "":
+            raise c.fail_at('zero-length delimited identifier at or near """"', t)
     check_brackets(toks, lambda t: is_operand_end(t, _is_word), fail)
     check_quantified_subqueries(toks, fail)
     check_by_all(toks, fail)

@@ -127,11 +127,6 @@ def _parse(text: str) -> exp.Expression:
             c.i = 1
             if not c.words(_DML_SECOND_WORD[word]):
                 raise c.fail(_DML_SECOND_WORD[word])
-        # ``Word::to_ident`` refuses an empty quoted name wherever a name stands
-        # (``src/sqlparser/src/parser.rs:6403-6412``); sqlglot would take it.
-        for t in toks[:n]:
-            if t.token_type == TokenType.IDENTIFIER and t.text == "":
-                raise c.fail_at('zero-length delimited identifier at or near """"', t)
         node = _sqlglot_parse(c, 0, n)
         if isinstance(node, exp.Command):
             raise c.fail_at(f"expected statement, found: {c.display(first)}", first)
