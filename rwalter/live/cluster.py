@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 from rwalter import RISINGWAVE_COMMIT, __version__
 from rwalter.common.meta_config import meta_info
+from rwalter.live import bulk
 from rwalter.live.export import ExportError, PostgresSource, export_snapshot
 from rwalter.live.loader import LoadReport, State, build_state, restore
 from rwalter.live.snapshot import SnapshotError, read_snapshot
@@ -63,19 +65,38 @@ def open_snapshot(
     clock: str = "manual",
     config: dict[str, object] | None = None,
 ) -> tuple[MetaNode, LoadReport]:
-    """A meta node whose store holds the snapshot's cluster. Raises SnapshotError or StoreError."""
+    """A meta node whose store holds the snapshot's cluster. Raises SnapshotError or StoreError.
+
+    A load that fails leaves nothing behind: the new store is closed and its file removed."""
     with _no_cycle_collection():
-        state, report = build_state(read_snapshot(directory))
+        snap = read_snapshot(directory)
+        state, report = build_state(snap)
         state.system_params, settings = _defaults_that_differ(state)
-        catalog, new = MetaCatalog.open(db_path, {**meta_info(config), "clock_mode": clock})
-        if not new:
+        created = db_path is not None and not os.path.exists(db_path)
+        staged: list[bool] = []
+        catalog, new = MetaCatalog.open(
+            db_path,
+            {**meta_info(config), "clock_mode": clock},
+            prepare=lambda conn: staged.append(bulk.stage(conn, snap)),
+        )
+        try:
+            if not new:
+                raise StoreError(
+                    f"the state file {db_path} exists; a snapshot loads into a new one"
+                )
+            meta = MetaNode(catalog, realtime=clock == "realtime")
+            with catalog.transaction():
+                restore(meta, state, staged == [True])
+                for name, value in settings.items():
+                    catalog.set_session_default(name, value)
+                bulk.drop(catalog.duck())
+        except BaseException:
             catalog.close()
-            raise StoreError(f"the state file {db_path} exists; a snapshot loads into a new one")
-        meta = MetaNode(catalog, realtime=clock == "realtime")
-        with catalog.transaction():
-            restore(meta, state)
-            for name, value in settings.items():
-                catalog.set_session_default(name, value)
+            if created:
+                for path in (db_path, f"{db_path}.wal"):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.remove(path)  # type: ignore[arg-type]
+            raise
     if sum(report.counts.values()) >= FREEZE_AT_ROWS:
         # The cluster's rows live as long as the meta node: kept out of every later cycle
         # collection, which would otherwise walk them all again in the middle of a statement

@@ -9,13 +9,18 @@ From ``rw_fragments`` (flags, distribution, upstreams, vnode counts, parallelism
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
-from rwalter.live import pgtext, plan_json
+from rwalter.live import bulk, pgtext, plan_json
 from rwalter.live.rederive import derive_dispatcher, rederive_vnodes, scan_type_from_flags
 from rwalter.live.rows import Cursor, actor_row, at_row, fault, rows_of
 from rwalter.live.snapshot import Snapshot, SnapshotError, Table
 from rwalter.meta.catalog import Actor, Edge, Fragment, Job, Worker
+
+if TYPE_CHECKING:
+    from rwalter.meta.catalog import MetaCatalog
 
 ONLY_INT = frozenset({int})
 
@@ -33,51 +38,59 @@ class GraphRows:
         upstreams: dict[int, list[int]] = {}
         policies: dict[int, str] = {}
         guessed: list[int] = []
-        for i, r in rows_of(t):
-            with at_row(t, i):
-                fid, job_id = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["table_id"])
-                flags = pgtext.to_text_array(r["flags"])
-                states = pgtext.to_int_array(r["state_table_ids"])
-                ups = pgtext.to_int_array(r["upstream_fragment_ids"])
-                vnodes = pgtext.to_int(r["max_parallelism"])
+        to_int, to_ints = pgtext.to_int, pgtext.to_int_array
+        flag_sets: dict[str | None, list[str]] = {}  # a few texts for 20,000 rows: read once
+        at = Cursor(t)
+        with at:  # one guard for the loop: 20,000 rows of a large cluster
+            for at.i, r in enumerate(t.rows):
+                i = at.i
+                fid, job_id = to_int(r["fragment_id"]), to_int(r["table_id"])
+                text = r["flags"]
+                known = flag_sets.get(text)
+                if known is None:
+                    known = flag_sets[text] = pgtext.to_text_array(text)
+                flags = list(known)
                 policy = r.get("parallelism_policy") or ""
                 override = policy.startswith("override(")
                 parsed = pgtext.to_parallelism(policy[len("override(") : -1]) if override else None
-            dist = r["distribution_type"] or ""
-            if job_id not in jobs:
-                raise fault(
-                    t, i, f"fragment {fid} belongs to job {job_id}, not in rw_streaming_jobs.csv"
+                dist = r["distribution_type"] or ""
+                if job_id not in jobs:
+                    raise fault(
+                        t,
+                        i,
+                        f"fragment {fid} belongs to job {job_id}, not in rw_streaming_jobs.csv",
+                    )
+                if dist not in ("HASH", "SINGLE"):
+                    raise fault(t, i, f"unknown distribution_type {dist!r}")
+                node = nodes.get(fid)
+                if node is not None:
+                    scan_type = plan_json.scan_type(node)
+                    operators = plan_json.operators(node)
+                else:
+                    operators = ["StreamMaterialize"] if "MVIEW" in flags else []
+                    scan_type = scan_type_from_flags(flags)
+                    if scan_type == "ARRANGEMENT_BACKFILL":
+                        guessed.append(fid)
+                rl_nodes = limits.get(fid, ())
+                frags.append(
+                    Fragment.of(
+                        fragment_id=fid,
+                        job_id=job_id,
+                        flags=flags,
+                        distribution=dist,
+                        vnode_count=to_int(r["max_parallelism"]),
+                        override_set=override,
+                        override_fixed=parsed[0] if parsed else None,
+                        scan_type=scan_type,
+                        operators=operators,
+                        state_table_ids=to_ints(r["state_table_ids"]),
+                        scans=plan_json.scanned_tables(node) if node is not None else [],
+                        rate_limit_nodes=[n for n, _ in rl_nodes],
+                        rate_limits=[v for _, v in rl_nodes],
+                    )
                 )
-            if dist not in ("HASH", "SINGLE"):
-                raise fault(t, i, f"unknown distribution_type {dist!r}")
-            if fid in nodes:
-                scan_type = plan_json.scan_type(nodes[fid])
-                operators = plan_json.operators(nodes[fid])
-            else:
-                operators = ["StreamMaterialize"] if "MVIEW" in flags else []
-                scan_type = scan_type_from_flags(flags)
-                if scan_type == "ARRANGEMENT_BACKFILL":
-                    guessed.append(fid)
-            rl_nodes = limits.get(fid, [])
-            frags.append(
-                Fragment(
-                    fragment_id=fid,
-                    job_id=job_id,
-                    flags=flags,
-                    distribution=dist,
-                    vnode_count=vnodes,
-                    override_set=override,
-                    override_fixed=parsed[0] if parsed else None,
-                    scan_type=scan_type,
-                    operators=operators,
-                    state_table_ids=states,
-                    scans=plan_json.scanned_tables(nodes[fid]) if fid in nodes else [],
-                    rate_limit_nodes=[n for n, _ in rl_nodes],
-                    rate_limits=[v for _, v in rl_nodes],
-                )
-            )
-            upstreams[fid] = ups
-            policies[fid] = policy
+                upstreams[fid] = to_ints(r["upstream_fragment_ids"])
+                policies[fid] = policy
         if guessed:
             self.rederived_fragments["scan type"] = guessed
             self.report.rederived.append(
@@ -92,14 +105,8 @@ class GraphRows:
             if not f.scans and (
                 f.scan_type or "SOURCE_SCAN" in f.flags or "STREAM_SCAN" in f.flags
             ):
-                f.scans = sorted(
-                    {
-                        by_id[e.source_fragment_id].job_id
-                        for e in edges
-                        if e.target_fragment_id == f.fragment_id
-                    }
-                    - {f.job_id}
-                )
+                ups = upstreams[f.fragment_id]
+                f.scans = sorted({by_id[up].job_id for up in ups} - {f.job_id})
         return frags, edges
 
     def _fragment_nodes(self) -> dict[int, object]:
@@ -133,7 +140,14 @@ class GraphRows:
                 if kind is None:
                     derived.append(fid)
                     kind = derive_dispatcher(frags[up], frags[fid], policies)
-                edges.append(Edge(up, fid, kind, []))
+                edges.append(
+                    Edge.of(
+                        source_fragment_id=up,
+                        target_fragment_id=fid,
+                        dispatcher_type=kind,
+                        dist_key=[],
+                    )
+                )
         if derived:
             self.rederived_fragments["dispatchers"] = sorted(set(derived))
             listed = ", ".join(map(str, sorted(set(derived))))
@@ -143,9 +157,37 @@ class GraphRows:
             )
         return edges
 
+    def store_actors(
+        self,
+        catalog: MetaCatalog,
+        staged: bool,
+        frags: dict[int, Fragment],
+        workers: dict[int, Worker],
+        groups: dict[int, str],
+    ) -> tuple[int, int | None]:
+        """Every actor into the new store, with its vnodes and splits: by DuckDB from the staged
+        files (:mod:`rwalter.live.bulk`) when its checks pass, else row by row (:meth:`actors`,
+        which names the first fault). Returns the number of actors and the largest id."""
+        stored = bulk.store_actors(catalog.duck(), frags, workers) if staged else None
+        if stored is None:
+            actors = self.actors(frags, workers, groups)
+            catalog.load_rows("actors", actors)
+            return len(actors), max((a.actor_id for a in actors), default=None)
+        catalog.stored_rows("actors", stored.per_fragment)
+        by_frag = {
+            fid: [dataclasses.replace(a) for a in catalog.actors_of([fid])]
+            for fid, f in frags.items()
+            if f.distribution == "HASH" and fid not in stored.mapped and fid in stored.per_fragment
+        }
+        if by_frag:
+            self._rederive(frags, by_frag, workers, groups, set(stored.mapped))
+            catalog.replace_actors(sorted(by_frag), [a for acts in by_frag.values() for a in acts])
+        return sum(stored.per_fragment.values()), stored.max_actor_id
+
     def actors(
         self, frags: dict[int, Fragment], workers: dict[int, Worker], groups: dict[int, str]
     ) -> list[Actor]:
+        """The actors read row by row: every fault named with its file and line."""
         t = self.snap.tables["rw_actors"]
         try:
             actors = self._actors_fast(t, frags, workers)
@@ -154,7 +196,8 @@ class GraphRows:
         by_frag: dict[int, list[Actor]] = defaultdict(list)
         for a in actors:
             by_frag[a.fragment_id].append(a)
-        self._vnodes(frags, by_frag, workers, groups)
+        seen = self._vnodes(frags, by_frag)
+        self._rederive(frags, by_frag, workers, groups, seen)
         self._splits({a.actor_id: a for a in actors})
         return actors
 
@@ -162,6 +205,7 @@ class GraphRows:
         self, t: Table, frags: dict[int, Fragment], workers: dict[int, Worker]
     ) -> list[Actor]:
         actors: list[Actor] = []
+        ids: set[int | None] = set()
         at = Cursor(t)
         with at:  # one guard for the whole loop
             for at.i, r in enumerate(t.rows):
@@ -169,6 +213,9 @@ class GraphRows:
                 fid, wid = pgtext.to_int(r["fragment_id"]), pgtext.to_int(r["worker_id"])
                 if fid not in frags or wid not in workers:
                     raise self._unknown(t, at.i, aid, fid, wid, wid in workers)
+                if aid in ids:
+                    raise fault(t, at.i, f"actor {aid} is listed twice")
+                ids.add(aid)
                 actors.append(actor_row(aid, fid, wid))
         return actors
 
@@ -193,6 +240,8 @@ class GraphRows:
             row = new(cls)
             row.__dict__.update(actor_id=aid, fragment_id=fid, worker_id=wid, vnodes=[], splits=[])
             append(row)
+        if len({a.actor_id for a in actors}) != len(actors):
+            raise KeyError("an actor listed twice")
         return actors
 
     @staticmethod
@@ -201,7 +250,8 @@ class GraphRows:
             return fault(t, i, f"actor {aid} is on worker {wid}, not in rw_worker_nodes.csv")
         return fault(t, i, f"actor {aid} belongs to fragment {fid}, not in rw_fragments.csv")
 
-    def _vnodes(self, frags, by_frag, workers: dict[int, Worker], groups: dict[int, str]) -> None:
+    def _vnodes(self, frags, by_frag) -> set[int]:
+        """Each actor's vnodes from ``rw_fragment_vnodes``; returns the fragments it gives."""
         t = self.snap.tables.get("rw_fragment_vnodes")
         seen: set[int] = set()
         every: dict[int, list[int]] = {}  # vnode count -> 0..count-1
@@ -246,6 +296,13 @@ class GraphRows:
                     f"({dup} listed twice, {lost} not owned)",
                 )
             seen.add(fid)
+        return seen
+
+    def _rederive(
+        self, frags, by_frag, workers: dict[int, Worker], groups: dict[int, str], seen: set[int]
+    ) -> None:
+        """Vnodes by RisingWave's placement for the HASH fragments ``rw_fragment_vnodes`` does
+        not give (an older cluster), said so in the report."""
         rederive = [
             fid
             for fid, f in frags.items()

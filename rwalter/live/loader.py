@@ -12,9 +12,11 @@ What each store row is made of (relations of ``src/frontend/src/catalog/system_c
 | edges | ``upstream_fragment_ids``; the dispatcher from the merges in ``node`` | by RisingWave's fragmenter rules |
 | actors | ``rw_actors`` + ``rw_fragment_vnodes()`` + ``rw_actor_splits`` | vnodes by the placement algorithm |
 
-Everything is parsed and checked first (``SnapshotError`` names the file and line); only then is
-the store written, in one transaction, so a bad snapshot never half loads. Users' tables get no
-rows: a loaded cluster's data stays on the cluster.
+Everything but the actors is parsed and checked first (``SnapshotError`` names the file and
+line); then the store is written, in one transaction: the actors, a large cluster's biggest
+table, are read and checked by DuckDB there (:mod:`rwalter.live.bulk`; the row-by-row reading
+names a fault it finds), and a load that fails discards the new store, so a bad snapshot never
+half loads. Users' tables get no rows: a loaded cluster's data stays on the cluster.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ from rwalter.live.rows import at_row, fault, rows_of
 from rwalter.live.snapshot import Snapshot, SnapshotError, Table
 from rwalter.meta.catalog import (
     DEFAULT_DATABASE_ID,
-    Actor,
     Edge,
     Fragment,
     Job,
@@ -79,7 +80,8 @@ class LoadReport:
 
 @dataclass
 class State:
-    """Every row the store will hold, parsed and checked."""
+    """Every row the store will hold but the actors, parsed and checked; the loader that read
+    them writes the actors (:meth:`rwalter.live.graph.GraphRows.store_actors`)."""
 
     workers: list[Worker]
     databases: list[tuple[int, str, str]]
@@ -88,10 +90,11 @@ class State:
     jobs: list[Job]
     fragments: list[Fragment]
     edges: list[Edge]
-    actors: list[Actor]
+    groups: dict[int, str]  # job id -> its resource group
     info: dict[str, str]
     system_params: dict[str, str]
     session_settings: dict[str, str]
+    loader: Loader
 
 
 class Loader(GraphRows):
@@ -342,7 +345,7 @@ def _columns_of_definition(definition: str) -> tuple[list[str], list[str]]:
 
 
 def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
-    """Parse and check every file; nothing is written."""
+    """Parse and check every file but the actors'; nothing is written."""
     ld = Loader(snap)
     workers = ld.workers()
     databases = ld.databases()
@@ -353,25 +356,23 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
     rel_by_id = {r.id: r for r in relations}
     jobs = ld.jobs(rel_by_id, db_groups)
     fragments, edges = ld.fragments(jobs)
-    frag_by_id = {f.fragment_id: f for f in fragments}
     _finish_jobs(jobs, fragments, ld)
     groups = {
         j.job_id: j.specific_resource_group or db_groups.get(j.database_id, "default")
         for j in jobs.values()
     }
-    actors = ld.actors(frag_by_id, {w.id: w for w in workers}, groups)
     ids = [r.id for r in relations] + list(jobs) + [d[0] for d in databases]
     ids += [s.id for s in schemas]
     ids += [s for f in fragments for s in f.state_table_ids]
     info = {
         "next_object_id": str(max(ids, default=5) + 1),
-        "next_fragment_id": str(max(frag_by_id, default=0) + 1),
-        "next_actor_id": str(max((a.actor_id for a in actors), default=0) + 1),
+        "next_fragment_id": str(max((f.fragment_id for f in fragments), default=0) + 1),
+        "next_actor_id": "",  # once the actors are read
         "next_worker_id": str(max((w.id for w in workers if w.id < 1_000_000), default=0) + 1),
         "loaded_from": "snapshot",
         "loaded_version": ld.report.risingwave_version or "",
         "live.table_stats": json.dumps(ld.table_stats, sort_keys=True),
-        "live.rederived": json.dumps(ld.rederived_fragments, sort_keys=True),
+        "live.rederived": "",  # once the actors are read (their vnodes may be re-derived)
     }
     params = {r["Name"]: r["Value"] or "" for r in snap.tables["show_parameters"].rows}
     settings = {r["Name"]: r["Setting"] or "" for r in snap.tables["show_all"].rows}
@@ -379,7 +380,6 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
         "workers": sum(1 for w in workers if w.is_streaming),
         "jobs": len(jobs),
         "fragments": len(fragments),
-        "actors": len(actors),
         "relations": len(relations),
     }
     state = State(
@@ -390,10 +390,11 @@ def build_state(snap: Snapshot) -> tuple[State, LoadReport]:
         list(jobs.values()),
         fragments,
         edges,
-        actors,
+        groups,
         info,
         params,
         settings,
+        ld,
     )
     return state, ld.report
 
@@ -442,8 +443,9 @@ def _finish_jobs(jobs: dict[int, Job], fragments: list[Fragment], ld: Loader) ->
             job.rows_total = job.rows_consumed = sum(stats.get(s, 0) for s in upstream)
 
 
-def restore(meta: MetaNode, state: State) -> None:
-    """Write every row into a new store, in one transaction (the caller opens it)."""
+def restore(meta: MetaNode, state: State, staged: bool) -> None:
+    """Write every row into a new store, in one transaction (the caller opens it); the actors
+    from the files DuckDB ``staged`` (:func:`rwalter.live.bulk.stage`) when it could."""
     c = meta.catalog
     c.drop_database(DEFAULT_DATABASE_ID)  # a new store's ``dev``; the snapshot brings its own
     for db_id, name, group in state.databases:
@@ -454,8 +456,17 @@ def restore(meta: MetaNode, state: State) -> None:
     c.load_rows("streaming_jobs", state.jobs)
     c.load_rows("fragments", state.fragments)
     c.load_rows("fragment_relations", state.edges)
-    c.load_rows("actors", state.actors)
-    for key, value in state.info.items():
+    ld = state.loader
+    frags = {f.fragment_id: f for f in state.fragments}
+    workers = {w.id: w for w in state.workers}
+    count, top = ld.store_actors(c, staged, frags, workers, state.groups)
+    ld.report.counts["actors"] = count
+    info = {
+        **state.info,
+        "next_actor_id": str((top or 0) + 1),
+        "live.rederived": json.dumps(ld.rederived_fragments, sort_keys=True),
+    }
+    for key, value in info.items():
         c.set_info(key, value)
     for name, value in state.system_params.items():
         c.set_system_param(name, value)

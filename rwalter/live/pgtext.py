@@ -86,6 +86,8 @@ def to_text_array(text: str | None) -> list[str]:
 
 
 def to_int_array(text: str | None) -> list[int]:
+    if text == "{}":
+        return []
     return [to_int(v) for v in to_text_array(text)]  # type: ignore[misc]
 
 

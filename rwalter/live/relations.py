@@ -29,6 +29,8 @@ class Export:
     required: bool = True
     per_database: bool = False
     note: str = ""  # what the loader does with it, for ``rwalter snapshot script``
+    # Read by DuckDB into the store (``rwalter.live.bulk``): a large cluster's biggest files.
+    bulk: bool = False
 
 
 EXPORTS: tuple[Export, ...] = (
@@ -87,6 +89,7 @@ EXPORTS: tuple[Export, ...] = (
         "rw_actors",
         "SELECT * FROM rw_catalog.rw_actors ORDER BY actor_id",
         ("actor_id", "fragment_id", "worker_id"),
+        bulk=True,
     ),
     Export(
         "rw_fragment_vnodes",
@@ -95,12 +98,14 @@ EXPORTS: tuple[Export, ...] = (
         ("fragment_id", "vnodes"),
         required=False,
         note="the live vnode bitmaps (function_impl/rw_fragment_vnodes.rs, since v2.7.0)",
+        bulk=True,
     ),
     Export(
         "rw_actor_splits",
         "SELECT * FROM rw_catalog.rw_actor_splits ORDER BY actor_id, split_id",
         ("actor_id", "split_id"),
         required=False,
+        bulk=True,
     ),
     Export(
         "rw_ddl_progress",

@@ -16,7 +16,7 @@ import csv
 import functools
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,15 +31,30 @@ class SnapshotError(Exception):
     """A snapshot that cannot be loaded; the text names the file and line."""
 
 
-@dataclass
 class Table:
-    """The rows of one file, each a list of texts in header order (None for NULL), with its line."""
+    """The rows of one file, each a list of texts in header order (None for NULL), with its line.
 
-    name: str
-    path: str  # as shown in errors: ``rw_actors.csv`` or ``databases/dev/rw_tables.csv``
-    columns: list[str]
-    records: list[list[str | None]]
-    lines: list[int]
+    The rows are read from the file when first asked for: the largest files of a snapshot are
+    read by DuckDB instead (:mod:`rwalter.live.bulk`), and by Python only to name a fault.
+    """
+
+    def __init__(self, name: str, path: str, columns: list[str], file: Path) -> None:
+        self.name = name
+        self.path = path  # as shown in errors: ``rw_actors.csv`` or ``databases/dev/rw_tables.csv``
+        self.columns = columns
+        self.file = file
+
+    @functools.cached_property
+    def _parsed(self) -> tuple[list[list[str | None]], list[int]]:
+        return _read_rows(self.file, self.path, len(self.columns))
+
+    @property
+    def records(self) -> list[list[str | None]]:
+        return self._parsed[0]
+
+    @property
+    def lines(self) -> list[int]:
+        return self._parsed[1]
 
     @functools.cached_property
     def rows(self) -> list[dict[str, str | None]]:
@@ -98,18 +113,27 @@ def write_manifest(directory: Path, manifest: dict[str, object]) -> None:
 
 
 # -- reading ---------------------------------------------------------------------------------
-def _read_table(path: Path, shown: str, export: Export) -> Table:
+def _reader(path: Path, shown: str) -> Iterator[list[str]]:
+    """psql's CSV rows of a file; a file that cannot be read is named."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise SnapshotError(f"{shown}: not UTF-8 text ({exc.reason})") from None
     except OSError as exc:
         raise SnapshotError(f"{shown}: cannot read: {exc.strerror}") from None
-    reader = csv.reader(io.StringIO(text, newline=""))
+    return csv.reader(io.StringIO(text, newline=""))
+
+
+def _read_header(path: Path, shown: str, export: Export) -> list[str]:
     try:
-        header = next(reader)
+        with path.open(encoding="utf-8", newline="") as f:
+            header = next(csv.reader(f))
     except StopIteration:
         raise SnapshotError(f"{shown}:1: the file is empty (a header line is expected)") from None
+    except UnicodeDecodeError as exc:
+        raise SnapshotError(f"{shown}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise SnapshotError(f"{shown}: cannot read: {exc.strerror}") from None
     except csv.Error as exc:
         raise SnapshotError(f"{shown}:1: {exc}") from None
     lacking = [c for c in export.needs if c not in header]
@@ -118,10 +142,19 @@ def _read_table(path: Path, shown: str, export: Export) -> Table:
             f"{shown}:1: missing column{'s' if len(lacking) > 1 else ''} "
             f"{', '.join(lacking)} (the header has {', '.join(header) or 'nothing'})"
         )
+    return header
+
+
+def _read_rows(path: Path, shown: str, width: int) -> tuple[list[list[str | None]], list[int]]:
+    """The rows after the header, each with the line it starts on."""
+    reader = _reader(path, shown)
+    try:
+        next(reader)  # the header, checked by _read_header
+    except (StopIteration, csv.Error):
+        raise SnapshotError(f"{shown}:1: the file changed while it was read") from None
     records: list[list[str | None]] = []
     lines: list[int] = []
     line = reader.line_num + 1
-    width = len(header)
     append, mark = records.append, lines.append
     try:
         for record in reader:  # the biggest tables have 200,000 rows: keep this loop lean
@@ -137,7 +170,14 @@ def _read_table(path: Path, shown: str, export: Export) -> Table:
             line = reader.line_num + 1
     except csv.Error as exc:
         raise SnapshotError(f"{shown}:{line}: {exc}") from None
-    return Table(export.name, shown, header, records, lines)
+    return records, lines
+
+
+def _read_table(path: Path, shown: str, export: Export) -> Table:
+    table = Table(export.name, shown, _read_header(path, shown, export), path)
+    if not export.bulk:
+        table.records  # noqa: B018 (read now: a fault in any file stops the load before it starts)
+    return table
 
 
 def _read_group(root: Path, prefix: str, exports: Sequence[Export], missing: list[str]):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import duckdb
@@ -88,6 +88,7 @@ class MetaCatalog:
         self.durable = durable  # --db: write-through at each statement's end
         self.checking = checking or os.environ.get(CHECK_ENV) == "1"
         self.model = Model()
+        self.model.read_from(lambda: self._conn)
         self.users = UserData(self)
         self.dry_run = False
         self._depth = 0
@@ -180,11 +181,16 @@ class MetaCatalog:
     # -- opening -----------------------------------------------------------------------------
     @classmethod
     def open(
-        cls, path: str | None, initial_info: dict[str, str] | None = None
+        cls,
+        path: str | None,
+        initial_info: dict[str, str] | None = None,
+        prepare: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
     ) -> tuple[MetaCatalog, bool]:
         """Open (or create) the store; returns the catalog and whether it was new.
 
         ``initial_info`` seeds ``rwmeta.info`` of a new store (meta settings, clock mode).
+        ``prepare`` runs on the connection before it is locked down: the snapshot loader reads
+        its files there (``rwalter.live.bulk``), which no SQL can once the store is open.
         """
         try:
             conn = duckdb.connect(path or ":memory:")
@@ -224,6 +230,12 @@ class MetaCatalog:
                     "use a new --db file"
                 )
         conn.execute(schema_ddl() + "\nSET search_path = 'main,rw_catalog'")
+        if prepare is not None:
+            try:
+                prepare(conn)
+            except BaseException:
+                conn.close()
+                raise
         conn.execute(LOCK_DOWN)
         catalog = cls(conn, durable=bool(path))
         if exists:
@@ -594,6 +606,7 @@ class MetaCatalog:
     # -- actors ----------------------------------------------------------------------------
     def actors_of(self, fragment_ids: Sequence[int]) -> list[Actor]:
         keys: list[int] = []
+        self._actors.read(fragment_ids)  # those not in memory yet, in one read
         for fid in set(fragment_ids):
             keys.extend(self._actors.keys_by("fragment", fid))
         rows = self._actors.rows
@@ -610,6 +623,14 @@ class MetaCatalog:
         kept without undo entries, so only for a store no statement has written yet; a load
         that fails discards the store."""
         self.model[table].fill(rows)
+
+    def stored_rows(self, table: str, parts: dict[Any, int]) -> None:
+        """Rows a loader wrote into DuckDB itself (``rwalter.live.bulk``), of a lazy table:
+        the model reads each part (a fragment's actors; ``parts`` counts them) when first asked."""
+        lazy = self.model[table]
+        assert lazy.lazy is not None, f"{table} is not read lazily"
+        lazy.unread.update(parts)
+        lazy.version += 1
 
     # -- users' data -------------------------------------------------------------------------
     def row_count(self, storage: str) -> int:

@@ -135,7 +135,7 @@ def _fragment_columns(model: Model, rows: Sequence[Fragment]) -> list[tuple[Any,
             if len(component) > 1:
                 roots.update(ensemble_roots(model, component))
         upstreams = sorted(s for s, _ in edges.keys_by("target", fid))
-        count = len(actors.indexes["fragment"].get(fid, ()))
+        count = actors.count_by("fragment", fid)
         policy = fragment_policy(f, jobs.get(f.job_id), roots.get(fid))
         out.append((upstreams, count, policy))
     return out

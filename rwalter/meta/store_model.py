@@ -12,6 +12,12 @@ Some tables carry derived columns, computed from the model when a row is written
 (``rwalter.meta.catalog_derived``); a write that changes what another row's derived columns say
 marks that row dirty too.
 
+A table may be read lazily (:data:`LAZY`: the actors, 200,000 rows of a large loaded cluster):
+the rows under one value of an index (a fragment's actors) are read from DuckDB when something
+first asks for that value, and until then only their number is in memory. Such a table's rows
+are written only after the rows under their value were read (the catalog reads a fragment's
+actors before it replaces or deletes them), so an unread row is always DuckDB's as it was.
+
 Invariant: for every key that is not dirty, the model's row (and its derived columns) equals the
 row DuckDB holds in its current transaction. A rollback restores both sides: the undo log puts back the model's rows and
 DuckDB rolls back its transaction; every key written or flushed since the transaction began is
@@ -20,6 +26,7 @@ marked dirty again, a superset of the keys that differ (a re-flushed row is writ
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -46,6 +53,9 @@ INDEXES: dict[str, dict[str, Callable[[Any], Any]]] = {
     },
     "actors": {"fragment": lambda a: a.fragment_id},
 }
+# Tables read from DuckDB a part at a time, when first asked for: table -> the index whose
+# values are the parts, and the column it indexes.
+LAZY: dict[str, tuple[str, str]] = {"actors": ("fragment", "fragment_id")}
 
 
 class Table:
@@ -59,12 +69,49 @@ class Table:
         self.version = 0  # bumped by every change (for caches derived from the rows)
         self._index_fns = INDEXES.get(spec.name, {})
         self.indexes: dict[str, dict[Any, dict[Any, None]]] = {n: {} for n in self._index_fns}
+        # A lazy table's parts DuckDB holds and the model has not read: value -> row count.
+        self.lazy, self.lazy_column = LAZY.get(spec.name, (None, None))
+        self.unread: dict[Any, int] = {}
+        # Reads the rows under some values of the lazy index from DuckDB (set by the Model).
+        self.reader: Callable[[list[Any]], Iterable[Row]] | None = None
 
     def get(self, key: Any) -> Any:
         return self.rows.get(key)
 
     def keys_by(self, index: str, value: Any) -> Iterable[Any]:
+        if index == self.lazy and value in self.unread:
+            self.read([value])
         return self.indexes[index].get(value, {}).keys()
+
+    def count_by(self, index: str, value: Any) -> int:
+        """How many rows are under ``value`` of ``index``, read or not."""
+        unread = self.unread.get(value, 0) if index == self.lazy else 0
+        return len(self.indexes[index].get(value, ())) + unread
+
+    def read(self, values: Iterable[Any]) -> None:
+        """Read the parts of a lazy table under ``values`` that are not in memory yet."""
+        todo = [v for v in dict.fromkeys(values) if v in self.unread]
+        if not todo:
+            return
+        assert self.reader is not None, f"{self.spec.name}: no reader for its unread rows"
+        rows = self.reader(todo)
+        for v in todo:
+            del self.unread[v]
+        self._put_read(rows)
+
+    def read_all(self) -> None:
+        self.read(list(self.unread))
+
+    def _put_read(self, rows: Iterable[Row]) -> None:
+        """Rows DuckDB holds, into memory (sealed, not dirty)."""
+        mine, indexes = self.rows, self.indexes
+        fns = [(indexes[name], fn) for name, fn in self._index_fns.items()]
+        key_of = self.spec.key_of
+        for row in rows:
+            key = key_of(row)
+            mine[key] = row
+            for index, fn in fns:
+                index.setdefault(fn(row), {})[key] = None
 
     def set(self, key: Any, row: Row | None) -> None:
         """Put ``row`` under ``key`` (None removes it), keeping the indexes in step."""
@@ -109,8 +156,22 @@ class Table:
     def clear(self) -> None:
         self.version += 1
         self.rows.clear()
+        self.unread.clear()
         for index in self.indexes.values():
             index.clear()
+
+
+def _read_part(
+    connection: Callable[[], duckdb.DuckDBPyConnection],
+    spec: TableSpec,
+    column: str,
+    values: list[Any],
+) -> Iterator[Row]:
+    """The rows of ``spec`` whose ``column`` is one of ``values``, sealed."""
+    sql = f"{spec.select_sql} WHERE {column} IN ({','.join(_literal(v) for v in values)})"
+    names, from_db = spec.columns, spec.from_db
+    for values_ in connection().execute(sql).fetchall():
+        yield from_db(names, values_)
 
 
 def _literal(value: Any) -> str:
@@ -136,12 +197,23 @@ class Model:
         self.flushed: list[tuple[Table, Iterable[Any]]] = []
         self._appenders: dict[str, Any] = {}
 
+    def read_from(self, connection: Callable[[], duckdb.DuckDBPyConnection]) -> None:
+        """Where the lazy tables read their unread rows: the store's connection, in the
+        statement's transaction (an unread row is one no statement has written)."""
+        for table in self.tables.values():
+            if table.lazy is not None:
+                table.reader = functools.partial(
+                    _read_part, connection, table.spec, table.lazy_column
+                )
+
     def __getitem__(self, name: str) -> Table:
         return self.tables[name]
 
     # -- writes ----------------------------------------------------------------------------
     def write(self, table: Table, key: Any, row: Row | None) -> None:
         """Set one row (None deletes it): model first, undo entry, dirty key."""
+        if table.unread and row is not None:
+            table.read([table._index_fns[table.lazy](row)])
         old = table.rows.get(key)
         if old is None and row is None:
             return
@@ -189,6 +261,13 @@ class Model:
             spec = table.spec
             table.clear()
             table.dirty.clear()
+            if table.lazy is not None:
+                table.unread = dict(
+                    conn.execute(
+                        f"SELECT {table.lazy_column}, count(*) FROM {spec.qualified} GROUP BY 1"
+                    ).fetchall()
+                )
+                continue
             cur = conn.execute(spec.select_sql)
             for values in cur.fetchall():
                 row = spec.from_db(spec.columns, values)
@@ -240,6 +319,7 @@ class Model:
     def differences(self, conn: duckdb.DuckDBPyConnection) -> Iterator[str]:
         """Where DuckDB and the model disagree (the checking mode compares after each statement)."""
         for table in self.tables.values():
+            table.read_all()
             spec = table.spec
             cur = conn.execute(spec.select_sql)
             stored = {}
@@ -269,4 +349,4 @@ class Model:
                 yield f"{spec.name}[{key!r}] derived: model {mine!r}, DuckDB {stored.get(key)!r}"
 
 
-__all__ = ["INDEXES", "Model", "Table"]
+__all__ = ["INDEXES", "LAZY", "Model", "Table"]

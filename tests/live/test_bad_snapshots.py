@@ -67,6 +67,10 @@ CASES = {
         {"rw_actors.csv": ACTORS_HEADER + "1,1,4,RUNNING\nx,1,4,RUNNING\n"},
         "rw_actors.csv:3: expected an integer, found 'x'",
     ),
+    "an actor listed twice": (
+        {"rw_actors.csv": ACTORS_HEADER + "1,1,4,RUNNING\n1,1,4,RUNNING\n"},
+        "rw_actors.csv:3: actor 1 is listed twice",
+    ),
     "an actor id out of range": (
         {"rw_actors.csv": ACTORS_HEADER + "4294967296,1,4,RUNNING\n"},
         "rw_actors.csv:2: 4294967296 is out of range for a 32-bit integer",
