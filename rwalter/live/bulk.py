@@ -52,16 +52,17 @@ STAGING = {
         "{actor_id} IS NULL OR {fragment_id} IS NULL OR {worker_id} IS NULL AS odd",
         "actor_id INTEGER, fragment_id INTEGER, worker_id INTEGER, odd BOOLEAN",
     ),
-    # The object as DuckDB reads it, and whether its text is exactly as RisingWave writes a
-    # JSONB object of integer lists (``ToTextFormatter``, src/common/src/types/jsonb.rs:534-570:
-    # ", " and ": "): DuckDB's JSON reading lets more pass (floats and strings read as integers,
-    # trailing commas), which Python's json refuses.
+    # The object as DuckDB reads it (NULL when an actor id is beyond an INT4 or listed twice),
+    # and whether its text is exactly as RisingWave writes a JSONB object of integer lists
+    # (``ToTextFormatter``, src/common/src/types/jsonb.rs:534-570: ", " and ": "): DuckDB's
+    # JSON reading lets more pass (floats and strings read as integers, trailing commas), which
+    # Python's json refuses.
     "rw_fragment_vnodes": (
         VNODES,
         "{fragment_id} AS fragment_id, "
-        """json_transform("vnodes", '"MAP(VARCHAR, INTEGER[])"') AS actors, """
+        """json_transform("vnodes", '"MAP(INTEGER, INTEGER[])"') AS actors, """
         f"""regexp_full_match("vnodes", '{_JSONB_VNODES}') AS canonical""",
-        "fragment_id INTEGER, actors MAP(VARCHAR, INTEGER[]), canonical BOOLEAN",
+        "fragment_id INTEGER, actors MAP(INTEGER, INTEGER[]), canonical BOOLEAN",
     ),
     "rw_actor_splits": (
         SPLITS,
@@ -173,9 +174,8 @@ def stage(conn: duckdb.DuckDBPyConnection, snap: Snapshot) -> bool:
                 conn.execute(_staging_sql(table, target, select))
         conn.execute(
             f"CREATE TEMP TABLE {ACTOR_VNODES} AS SELECT fragment_id, "
-            f"{_INT.format(c='k')} AS actor_id, vnodes FROM ("
-            "SELECT fragment_id, unnest(map_keys(actors)) AS k, "
-            f"unnest(map_values(actors)) AS vnodes FROM {VNODES})"
+            "unnest(map_keys(actors)) AS actor_id, unnest(map_values(actors)) AS vnodes "
+            f"FROM {VNODES}"
         )
     except duckdb.Error:
         drop(conn)

@@ -51,6 +51,7 @@ def drift(catalog: MetaCatalog, job_ids: list[int] | None = None) -> list[Drift]
     (of the jobs ``job_ids`` only, when given)."""
     jobs = [j.job_id for j in catalog.jobs()] if job_ids is None else job_ids
     frag_ids = [f.fragment_id for j in jobs for f in catalog.fragments_of_job(j)]
+    catalog.actors_of(frag_ids)  # read in one go, not one ensemble at a time (a loaded store)
     renderer = scale.Renderer(catalog)
     out: list[Drift] = []
     for ens in scale.find_ensembles(catalog, frag_ids):

@@ -73,7 +73,7 @@ class Table:
         self.lazy, self.lazy_column = LAZY.get(spec.name, (None, None))
         self.unread: dict[Any, int] = {}
         # Reads the rows under some values of the lazy index from DuckDB (set by the Model).
-        self.reader: Callable[[list[Any]], Iterable[Row]] | None = None
+        self.reader: Callable[[list[Any]], list[Row]] | None = None
 
     def get(self, key: Any) -> Any:
         return self.rows.get(key)
@@ -94,7 +94,7 @@ class Table:
         if not todo:
             return
         assert self.reader is not None, f"{self.spec.name}: no reader for its unread rows"
-        rows = self.reader(todo)
+        rows = self.reader(todo)  # first: a read that fails (a cancel) leaves them unread
         for v in todo:
             del self.unread[v]
         self._put_read(rows)
@@ -166,12 +166,11 @@ def _read_part(
     spec: TableSpec,
     column: str,
     values: list[Any],
-) -> Iterator[Row]:
+) -> list[Row]:
     """The rows of ``spec`` whose ``column`` is one of ``values``, sealed."""
     sql = f"{spec.select_sql} WHERE {column} IN ({','.join(_literal(v) for v in values)})"
     names, from_db = spec.columns, spec.from_db
-    for values_ in connection().execute(sql).fetchall():
-        yield from_db(names, values_)
+    return [from_db(names, values_) for values_ in connection().execute(sql).fetchall()]
 
 
 def _literal(value: Any) -> str:

@@ -42,8 +42,8 @@ VARIANTS = {
 }
 
 
-def _store(meta) -> dict[str, list[tuple]]:
-    conn = meta.catalog.conn
+def _store(catalog) -> dict[str, list[tuple]]:
+    conn = catalog.conn
     return {
         t.name: conn.execute(f"SELECT * FROM {t.qualified} ORDER BY ALL").fetchall() for t in TABLES
     }
@@ -60,7 +60,7 @@ def test_bulk_and_row_by_row_readings_store_the_same_rows(tmp_path, monkeypatch,
     with monkeypatch.context() as m:
         _row_by_row(m)
         slow, slow_report = open_snapshot(snap)
-    assert _store(meta) == _store(slow)
+    assert _store(meta.catalog) == _store(slow.catalog)
     assert report == slow_report
     for node in (meta, slow):
         node.catalog.close()
@@ -99,3 +99,35 @@ def test_actors_are_read_from_the_store_when_first_asked_for(tmp_path):
     assert [a.actor_id for a in meta.catalog.actors_of([3])] == [9, 10]
     assert 3 not in actors.unread and sorted(actors.rows) == [9, 10]
     meta.catalog.close()
+
+
+def test_a_read_that_fails_leaves_the_actors_unread(tmp_path):
+    meta, _ = open_snapshot(fixtures.write(tmp_path / "snap"))
+    actors = meta.catalog.model["actors"]
+    reader = actors.reader
+
+    def cancelled(values):
+        raise KeyboardInterrupt
+
+    actors.reader = cancelled
+    with pytest.raises(KeyboardInterrupt):
+        meta.catalog.actors_of([3])
+    actors.reader = reader
+    assert [a.actor_id for a in meta.catalog.actors_of([3])] == [9, 10]
+    meta.catalog.close()
+
+
+def test_a_state_file_keeps_the_actors_and_reads_them_lazily_when_reopened(tmp_path):
+    from rwalter.meta.catalog import MetaCatalog
+
+    db = str(tmp_path / "state.duckdb")
+    meta, _ = open_snapshot(fixtures.write(tmp_path / "snap"), db_path=db)
+    before = _store(meta.catalog)
+    meta.catalog.close()
+    catalog, new = MetaCatalog.open(db)
+    assert not new
+    assert sum(catalog.model["actors"].unread.values()) == 35
+    assert [a.actor_id for a in catalog.actors_of([3])] == [9, 10]
+    assert catalog.differences() == []
+    assert _store(catalog) == before
+    catalog.close()
