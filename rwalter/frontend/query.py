@@ -1,4 +1,4 @@
-"""Batch queries and DML on the users' data and the rw_catalog views, run by DuckDB.
+"""Batch queries on the users' data and the rw_catalog views, run by DuckDB.
 
 RisingWave plans a batch query in its frontend and runs it on compute nodes; rwalter transpiles
 it from the RisingWave dialect to DuckDB with sqlglot and runs it on the meta store's connection,
@@ -56,18 +56,13 @@ from rwalter.sql.dialect.evaluation import expr_error_causes
 from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call
 
-# DML statement class → (tag word).
-DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
-
-# rwalter's memory bounds (RisingWave streams a batch query's rows to the client and writes an
-# INSERT's rows chunk by chunk; rwalter holds them in its process): a query returns at most
-# MAX_RESULT_ROWS rows and an INSERT writes at most MAX_INSERT_ROWS; past that the statement is
-# refused, and nothing is left behind (the query is bounded before DuckDB runs it).
+# rwalter's memory bound (RisingWave streams a batch query's rows to the client; rwalter holds
+# them in its process): a query returns at most MAX_RESULT_ROWS rows; past that the statement is
+# refused (an INSERT's bound is ``dml.MAX_INSERT_ROWS``).
 MAX_RESULT_ROWS = 1_000_000
-MAX_INSERT_ROWS = 10_000_000
 
 
-def _too_many(what: str, limit: int) -> RwError:
+def too_many_rows(what: str, limit: int) -> RwError:
     return RwError(
         [
             f"rwalter does not simulate {what} past {limit} rows: it holds them in memory, "
@@ -366,7 +361,7 @@ def _fetch(session, sql: str) -> tuple[list, list]:
 def _bounded(cur) -> list:
     rows = cur.fetchmany(MAX_RESULT_ROWS + 1)
     if len(rows) > MAX_RESULT_ROWS:
-        raise _too_many("query results", MAX_RESULT_ROWS)
+        raise too_many_rows("query results", MAX_RESULT_ROWS)
     return rows
 
 
@@ -446,11 +441,11 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     if not isinstance(node, exp.Select):
         return node
     node = node.copy()
-    node.set("expressions", _named_items(node.expressions))
+    node.set("expressions", named_items(node.expressions))
     return node
 
 
-def _named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
+def named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
     """Select items (or a RETURNING list) aliased with the names RisingWave gives them."""
     items = []
     for e in expressions:
@@ -526,85 +521,6 @@ def describe_query(session, node: exp.Expression) -> list[tuple[str, str]]:
     except duckdb.Error as exc:
         raise _query_error(session, duck_error(exc), node) from None
     return [(r[0], rw_type(r[1])) for r in rows]
-
-
-def bind_dml(session, node: exp.Expression) -> exp.Expression:
-    """The binder's checks of an INSERT/UPDATE/DELETE (``rwalter.frontend.dml``), target first as
-    RisingWave binds it, then its relations are visible; returns the statement to run."""
-    from rwalter.frontend import dml
-
-    check_number_literals(node)
-    _, rel = dml.dml_target(session, node)
-    named = dml.check_insert_columns(node, rel) if isinstance(node, exp.Insert) and rel else None
-    node = unqualify_user_relations(session, node)
-    bind_window_calls(session, node)
-    node = bind_surface(session, node)
-    check_visible(session, node)
-    if rel is not None and isinstance(node, exp.Insert):
-        source = node.args.get("expression")
-        if source is not None:
-            node = dml.check_insert_width(node, rel, named, _source_width(session, source))
-            dml.cast_values_to_columns(node, rel, named)
-    elif rel is not None and isinstance(node, exp.Update):
-        dml.check_update(node, rel)
-    elif rel is not None and isinstance(node, exp.Delete):
-        dml.check_delete(node, rel)
-    return node
-
-
-def _source_width(session, source: exp.Expression) -> int:
-    """How many values a row of an INSERT's source has."""
-    if isinstance(source, exp.Values):
-        first = source.expressions[0] if source.expressions else None
-        return len(first.expressions) if isinstance(first, exp.Tuple) else 1
-    if isinstance(source, exp.Select) and not any(
-        isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
-        for e in source.expressions
-    ):
-        return len(source.expressions)
-    return len(describe_query(session, source.copy()))
-
-
-def _set_proctime(session, node: exp.Expression) -> None:
-    """``PROCTIME()`` of the rows an INSERT writes: the epoch's physical time, in rwalter the
-    simulated clock when the statement runs (read by the table's generated columns)."""
-    from rwalter.frontend.create_table import PROCTIME_VARIABLE
-
-    table = node.find(exp.Table) if isinstance(node, exp.Insert) else None
-    rel = session.client.catalog.relation_by_name(table.name) if table is not None else None
-    if rel is not None and "proctime(" in (rel.definition or "").lower():
-        session.client.batch.execute(
-            f"SET VARIABLE {PROCTIME_VARIABLE} = CAST(? AS TIMESTAMPTZ)",
-            [session.client.catalog.now()],
-        )
-
-
-def handle_dml(session, node: exp.Expression) -> Result:
-    node = bind_dml(session, node)
-    _set_proctime(session, node)
-    source = node.args.get("expression") if isinstance(node, exp.Insert) else None
-    if source is not None and not isinstance(source, exp.Values):
-        node = node.copy()  # bounded before DuckDB runs it: a billion rows are never made
-        node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
-    word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
-    returning = node.args.get("returning")
-    bound = bind_interval_literals(node)
-    if returning is not None:  # the rows written, then the tag (handler/query.rs: DML with output)
-        bound = bound.copy() if bound is node else bound
-        bound.args["returning"].set("expressions", _named_items(returning.expressions))
-        result = run_duck(session, transpile_query(bound, copy=False))
-        n = len(result.rows)
-    else:
-        try:
-            count = session.client.batch.execute(transpile_query(bound, copy=bound is node))
-            row = count.fetchone()
-        except duckdb.Error as exc:
-            raise duck_error(exc) from None
-        result, n = Result(), int(row[0]) if row else 0
-    if word == "INSERT" and n > MAX_INSERT_ROWS:
-        raise _too_many("an INSERT", MAX_INSERT_ROWS)
-    result.tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
-    return result
 
 
 # pg_message.rs:775-800: only tab, newline, CR and backslash are escaped; NULL is an empty field.

@@ -9,9 +9,9 @@ same token with the same words, or read them as RisingWave reads them (a DuckDB 
 just a type name, a ``GLOB`` after an expression is its alias).
 
 Each construct is one entry of a table below, with the RisingWave code that decides it; the
-parser overrides in :class:`rwalter.sql.dialect.cursor.RWalter` consult these tables. Error
+parser overrides in :class:`rwalter.sql.dialect.bridge.RWalter` consult these tables. Error
 texts are written ``Expecting <what>`` and reworded to ``expected <what>, found: <token>`` by
-the one rewriting step every sqlglot error goes through (``ddl._sqlglot_message``).
+the one rewriting step every sqlglot error goes through (``bridge._sqlglot_message``).
 """
 
 from __future__ import annotations

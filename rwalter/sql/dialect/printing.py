@@ -10,7 +10,7 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from rwalter.sql import ast
-from rwalter.sql.dialect.cursor import RWalter
+from rwalter.sql.dialect.bridge import RWalter
 from rwalter.sql.dialect.dispatch import parse_statement
 from rwalter.sql.dialect.evaluation import rewrite_evaluation
 from rwalter.sql.dialect.struct_fields import rewrite_field_wildcards
