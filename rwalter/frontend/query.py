@@ -38,6 +38,7 @@ from rwalter.frontend.binder import (
 from rwalter.frontend.catalog_reader import unqualify_user_relations
 from rwalter.frontend.literals import bind_interval_literals, check_number_literals
 from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
+from rwalter.frontend.select_scope import check_select_aliases
 from rwalter.frontend.surface import (
     bind_surface,
     bind_types_and_unmodelled,
@@ -52,7 +53,7 @@ from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
-from rwalter.sql.dialect.evaluation import expr_error_causes
+from rwalter.sql.dialect.evaluation import LIST_SUBSCRIPT, expr_error_causes
 from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call
 
@@ -234,27 +235,62 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     return None
 
 
+def _operand_type(batch: BatchClient, sel: exp.Select, operand: exp.Expression) -> str | None:
+    """The store's type of ``operand`` as ``sel`` would compute it, or None where the store
+    cannot bind it (the query itself then reports what is wrong). Asked before the query
+    runs: a failed DuckDB statement would abort the transaction."""
+    probe = sel.copy()
+    for clause in ("group", "having", "order", "limit", "offset", "distinct"):
+        probe.set(clause, None)
+    probe.set("expressions", [operand.copy()])
+    sql = transpile_query(probe)
+    try:
+        rows = batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()
+    except duckdb.Error:
+        return None
+    return str(rows[0][1]).upper() if rows else None
+
+
 def check_field_wildcards(batch: BatchClient, node: exp.Expression) -> None:
     """``(x).*`` over a value that is not a struct fails as RisingWave's binder fails it, naming
     the value's type (``bind_wildcard_field``, ``src/frontend/src/binder/struct_field.rs:122``;
-    ``planner_test/.../struct_query.yaml``: ``type "character varying" is not composite``).
-    Checked before the query runs: a failed DuckDB statement would abort the transaction."""
+    ``planner_test/.../struct_query.yaml``: ``type "character varying" is not composite``)."""
     for sel in node.find_all(exp.Select):
         for item in sel.expressions:
             operand = field_wildcard(item)
             if operand is None:
                 continue
-            probe = sel.copy()
-            for clause in ("group", "having", "order", "limit", "offset", "distinct"):
-                probe.set(clause, None)
-            probe.set("expressions", [operand.copy()])
-            sql = transpile_query(probe)
-            try:
-                rows = batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()
-            except duckdb.Error:  # unknown names and the like: the query itself reports them
-                continue
-            if rows and not str(rows[0][1]).upper().startswith("STRUCT"):
-                raise RwError([f'Bind error: type "{rw_type(rows[0][1])}" is not composite'], QUERY)
+            kind = _operand_type(batch, sel, operand)
+            if kind is not None and not kind.startswith("STRUCT"):
+                raise RwError([f'Bind error: type "{rw_type(kind)}" is not composite'], QUERY)
+
+
+def check_subscripts(batch: BatchClient, node: exp.Expression) -> None:
+    """``x[i]`` and ``x[i:j]`` over a value that is not a list (or a map, for ``x[k]``) fail as
+    ``bind_index`` / ``bind_array_range_index`` fail them (``src/frontend/src/binder/expr/
+    value.rs:219-276``), where the store would index a string."""
+    for b in node.find_all(exp.Bracket):
+        operand = b.this
+        sel = b.find_ancestor(exp.Select)
+        if sel is None:
+            continue
+        kind = "[]" if isinstance(operand, exp.Array) else _operand_type(batch, sel, operand)
+        if kind is None:
+            continue
+        sliced = any(isinstance(e, exp.Slice) for e in b.expressions)
+        if kind.endswith("]"):
+            b.meta[LIST_SUBSCRIPT] = True  # evaluated as RisingWave's array_access
+            continue
+        if not sliced and kind.startswith("MAP"):
+            continue
+        text = (
+            f"array range index applied to type {rw_type(kind)}, which is not a list"
+            if sliced
+            else f"index operator applied to type {rw_type(kind)}, which is not a list or map"
+        )
+        item = item_of(sel, b)
+        bare = item.this if isinstance(item, exp.Alias) else item
+        raise RwError([f"Failed to bind expression: {to_sql(bare)}", f"Bind error: {text}"], QUERY)
 
 
 def _current_versions(query: exp.Expression) -> exp.Expression:
@@ -283,6 +319,8 @@ def create_query_storage(
     check_number_literals(query)
     bind_types_and_unmodelled(query)
     check_field_wildcards(batch, query)
+    check_subscripts(batch, query)
+    check_select_aliases(batch, query)
     named = bind_ordered_set_aggs(name_columns(_current_versions(bind_interval_literals(query))))
     sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is
     probe = f"SELECT * FROM {storage_name(name)} LIMIT 0"
@@ -482,6 +520,8 @@ def _bound_sql(session, node: exp.Expression) -> str:
     node = bind_surface(session, node)
     check_visible(session, node)
     check_field_wildcards(session.client.batch, node)
+    check_subscripts(session.client.batch, node)
+    check_select_aliases(session.client.batch, node)
     try:
         return transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(node))))
     except SqlglotError:  # a known function the store has no form of with these arguments

@@ -50,6 +50,7 @@ from rwalter.frontend.builtins import (
     SHOWN_AS,
     SYSTEM_RELATIONS,
 )
+from rwalter.frontend.data_types import bind_cast_type
 from rwalter.frontend.session_catalogs import session_relation
 from rwalter.frontend.sys_functions import (
     ARITIES,
@@ -305,39 +306,25 @@ def _bind_operators(node: exp.Expression) -> None:
         raise _bind_failure(node, op, err)
 
 
-# ``bind_data_type`` for a name the parser reads as ``DataType::Custom`` (one word, or two with
-# ``pg_catalog`` first): the type it binds to (``binder/expr/mod.rs:1099-1128``). The parser's
-# own non-keyword names (``parser_v2/data_type.rs:240-253``) are bound where they are read.
-_CUSTOM_TYPES: dict[str, str] = {
-    "int2": "SMALLINT",
-    "int4": "INT",
-    "int8": "BIGINT",
-    "float4": "REAL",
-    "float8": "DOUBLE",
-    "timestamptz": "TIMESTAMPTZ",
-    "text": "TEXT",
-}
-_NAMED_TYPES = frozenset({"jsonb", "variant", "regclass", "regproc", "map", "vector", "rw_int256"})
-
-
 def _bind_data_types(node: exp.Expression) -> None:
-    """A type name RisingWave does not know (DuckDB's ``hugeint``, ``blob``...) is refused as
-    ``bind_data_type`` refuses it: ``unsupported data type: <name as written>``."""
+    """Every type in the query as ``bind_data_type`` binds it (:mod:`rwalter.frontend.data_types`):
+    a type RisingWave refuses (DuckDB's ``hugeint``, ``json``, ``uuid``...) fails the item it
+    stands in; a cast to ``regproc`` keeps its string (``binder/expr/mod.rs:999-1008``)."""
     for dt in list(node.find_all(exp.DataType)):
-        if dt.this != exp.DataType.Type.USERDEFINED:
+        rw = dt.meta.get("rw_type")
+        if rw is not None and rw.kind == "Regproc" and isinstance(dt.parent, exp.Cast):
+            operand = dt.parent.this
+            if not (isinstance(operand, exp.Literal) and operand.is_string):
+                raise unmodelled("a cast to regproc of anything but a string")
+            dt.parent.replace(operand)
             continue
-        kind = dt.args.get("kind")
-        parts = kind.flatten() if isinstance(kind, exp.Dot) else [kind]
-        names = [real_value(p) if isinstance(p, exp.Identifier) else str(p) for p in parts]
-        if len(names) == 2 and names[0] == "pg_catalog":
-            names = names[1:]
-        name = names[0] if len(names) == 1 else None
-        if name in _CUSTOM_TYPES:
-            dt.replace(exp.DataType.build(_CUSTOM_TYPES[name]))
-        elif name not in _NAMED_TYPES:
-            written = kind.sql() if isinstance(kind, exp.Expression) else str(kind)
-            err = not_implemented(f"unsupported data type: {written}")
-            raise _bind_failure(node, dt.parent if dt.parent is not None else dt, err)
+        try:
+            bound = bind_cast_type(dt)
+        except RwError as err:
+            raise _bind_failure(node, dt.parent if dt.parent is not None else dt, err) from None
+        if bound is not dt:
+            bound.meta["rw_type"] = rw  # the column keeps the name the type as written gives
+            dt.replace(bound)
 
 
 def bind_types_and_unmodelled(node: exp.Expression) -> None:

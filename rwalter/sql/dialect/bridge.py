@@ -20,6 +20,7 @@ from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
 from rwalter.sql.dialect.cursor import _STRINGISH, _Cursor, _is_word
+from rwalter.sql.dialect.data_types import RwType, read_type
 from rwalter.sql.dialect.errors import _Exact, _Fail, _position
 from rwalter.sql.dialect.foreign import (
     ASOF_SIDE_ERROR,
@@ -27,6 +28,8 @@ from rwalter.sql.dialect.foreign import (
     FLOAT_PRECISION_ERROR,
     FOREIGN_WORDS,
     JOIN_CONSTRAINT_NEEDED,
+    LIMIT_AND_FETCH,
+    QUERY_CLAUSES,
     RESERVED_WORDS,
     SET_OPERATION_FOLLOWERS,
     STAR_OPERATORS,
@@ -66,6 +69,33 @@ def _extract_field_first(parse: Callable[..., Any]) -> Callable[..., Any]:
         return parse(self)
 
     return parse_extract
+
+
+def _is_fetch(query: exp.Expression) -> bool:
+    return isinstance(query.args.get("limit"), exp.Fetch)  # FETCH fills the LIMIT argument
+
+
+def _in_clause_order(tt: TokenType, parse: Callable[..., Any]) -> Callable[..., Any]:
+    """A query clause's parser that reads it only in RisingWave's order (foreign.QUERY_CLAUSES):
+    out of order, or a second time, it reads nothing and the statement fails at its token."""
+    rank, key = QUERY_CLAUSES[tt]
+
+    def parse_clause(self: Any) -> Any:
+        this = self._modified[-1] if self._modified else None
+        if this is not None:
+            done = [
+                r
+                for t, (r, k) in QUERY_CLAUSES.items()
+                if this.args.get(k) and (k != "limit" or _is_fetch(this) == (t == TokenType.FETCH))
+            ]
+            if this.args.get(key) or (done and max(done) > rank):
+                if tt == TokenType.FETCH and isinstance(this.args.get("limit"), exp.Limit):
+                    after = self._next
+                    raise _Exact(LIMIT_AND_FETCH, after.start if after is not None else None)
+                return key, None
+        return parse(self)
+
+    return parse_clause
 
 
 class RWalter(RisingWave):
@@ -120,11 +150,103 @@ class RWalter(RisingWave):
             ``USING SAMPLE`` is DuckDB's (``parse_table_factor``, ``parser.rs``)."""
             return None
 
+        QUERY_MODIFIER_PARSERS = {
+            tt: _in_clause_order(tt, RisingWave.parser_class.QUERY_MODIFIER_PARSERS[tt])
+            for tt in QUERY_CLAUSES
+        }
+
+        def reset(self) -> None:
+            super().reset()
+            self._modified: list[exp.Expression] = []  # the queries whose clauses are being read
+
+        def _parse_query_modifiers(self, this):  # type: ignore[no-untyped-def,override]
+            """A query's joins, then its clauses in RisingWave's order; a query whose clauses
+            are read takes nothing more (sqlglot reads a statement's modifiers twice, and the
+            second time ``LIMIT 1, 2`` would be a join with ``2``)."""
+            if isinstance(this, exp.Expression) and any(
+                this.args.get(k) for _, k in QUERY_CLAUSES.values()
+            ):
+                return this
+            self._modified.append(this)
+            try:
+                return super()._parse_query_modifiers(this)
+            finally:
+                self._modified.pop()
+
+        def _parse_limit(self, this=None, top=False, skip_limit_token=False):  # type: ignore[no-untyped-def,override]
+            """``LIMIT ALL | LIMIT expr`` (``parse_limit``, ``parser.rs:6145-6152``) and ``FETCH
+            {FIRST|NEXT} [n] {ROW|ROWS} {ONLY|WITH TIES}`` (``parse_fetch``, ``parser.rs:
+            6166-6189``): DuckDB's ``LIMIT 10%``, MySQL's ``LIMIT 1, 2`` and ClickHouse's
+            ``LIMIT n BY`` are not read, so the statement fails at their token."""
+            if top:
+                return super()._parse_limit(this, top, skip_limit_token)
+            if skip_limit_token or self._match(TokenType.LIMIT):
+                if self._match(TokenType.ALL):
+                    expression: exp.Expression | None = exp.var("ALL")
+                else:
+                    expression = self._parse_assignment()
+                    if expression is None:
+                        self.raise_error("Expecting an expression")
+                return self.expression(exp.Limit(this=this, expression=expression))
+            if not self._match(TokenType.FETCH):
+                return this
+            if not self._match_texts(("FIRST", "NEXT")):
+                self.raise_error("Expecting one of FIRST or NEXT")
+            direction = self._prev.text.upper()
+            count = None
+            if not self._match_texts(("ROW", "ROWS")):
+                count = self._number_value()
+                if not self._match_texts(("ROW", "ROWS")):
+                    self.raise_error("Expecting one of ROW or ROWS")
+            if self._match(TokenType.ONLY):
+                ties = False
+            elif self._match_text_seq("WITH", "TIES"):
+                ties = True
+            else:
+                self.raise_error("Expecting one of ONLY or WITH TIES")
+            options = exp.LimitOptions(rows=True, with_ties=ties or None)
+            return self.expression(
+                exp.Fetch(direction=direction, count=count, limit_options=options)
+            )
+
+        def _parse_offset(self, this=None):  # type: ignore[no-untyped-def,override]
+            """``OFFSET <number> [::BIGINT] [ROW|ROWS]`` (``parse_offset``, ``parser.rs:
+            6155-6163``): a number, not an expression."""
+            if not self._match(TokenType.OFFSET):
+                return this
+            count = self._number_value()
+            if self._match(TokenType.DCOLON) and not self._match_texts(("BIGINT",)):
+                self.raise_error("Expecting BIGINT")
+            self._match_texts(("ROW", "ROWS"))
+            return self.expression(exp.Offset(this=this, expression=count))
+
+        def _number_value(self) -> exp.Expression:
+            """``parse_number_value`` (``parser.rs:4319-4325``) over ``parse_value_and_obj_ref``
+            (``parser.rs:4198-4234``): a number literal; another literal is ``expected literal
+            number``, a word ``expected a concrete value``, anything else ``expected a value``."""
+            tok = self._curr
+            if tok is not None and tok.token_type == TokenType.NUMBER:
+                self._advance()
+                return exp.Literal.number(tok.text)
+            if (
+                tok is None
+                or tok.token_type in _STRINGISH
+                or tok.token_type == TokenType.IDENTIFIER
+            ):
+                what = "a value" if tok is None else "literal number"
+            elif _is_word(tok):
+                literal = tok.text.upper() in ("TRUE", "FALSE", "NULL")
+                what = "literal number" if literal else "a concrete value"
+            else:
+                what = "a value"
+            self.raise_error(f"Expecting {what}", tok)
+            raise AssertionError  # raise_error raises
+
         def _parse_types(self, *args, **kwargs):  # type: ignore[no-untyped-def,override]
             """Type parameters only where RisingWave reads them (foreign.TYPES_WITH_PARAMETERS);
             elsewhere the type ends before the ``(``."""
             start = self._index
-            node = super()._parse_types(*args, **kwargs)
+            node = self._typed(start, super()._parse_types(*args, **kwargs))
             if not isinstance(node, exp.DataType) or not any(
                 isinstance(e, exp.DataTypeParam) for e in node.expressions
             ):
@@ -144,7 +266,16 @@ class RWalter(RisingWave):
                     raise _Exact(FLOAT_PRECISION_ERROR, number.start)
                 # FLOAT(1..24) is real, FLOAT(25..53) double (binder/expr/mod.rs:1073-1074)
                 real = int(number.text) <= 24
-                node = exp.DataType.build("REAL" if real else "DOUBLE")
+                node = self._typed(start, exp.DataType.build("REAL" if real else "DOUBLE"))
+            return self._typed(start, node)
+
+        def _typed(self, start: int, node: Any) -> Any:
+            """Keep on a type node the type as RisingWave's parser reads the tokens it took
+            (``meta["rw_type"]``, :mod:`rwalter.sql.dialect.data_types`)."""
+            if isinstance(node, exp.DataType):
+                rw = read_type(self._tokens[start : self._index])
+                if rw is not None:
+                    node.meta["rw_type"] = rw
             return node
 
         def _parse_csv(self, parse_method, sep=TokenType.COMMA):  # type: ignore[no-untyped-def,override]
@@ -182,12 +313,37 @@ class RWalter(RisingWave):
                 self._curr and self._curr.token_type == TokenType.L_PAREN
             ):
                 return this  # nor does `expr (a, b)` alias anything (Hive's list of aliases)
+            self._word_after_as()
             return super()._parse_alias(this, explicit)
+
+        def _parse_table_alias(self, alias_tokens=None):  # type: ignore[no-untyped-def,override]
+            self._word_after_as()
+            return super()._parse_table_alias(alias_tokens)
+
+        def _word_after_as(self) -> None:
+            """After ``AS`` any word is the alias, reserved ones too, and nothing else is
+            (``parse_optional_alias``, ``parser.rs:4364-4387``): ``AS select`` names a column
+            ``select``; ``AS 'x'`` or a bare ``AS`` fails with ``expected an identifier after
+            AS``."""
+            if self._curr is None or self._curr.token_type != TokenType.ALIAS:
+                return
+            nxt = self._next  # a falsy sentinel past the end
+            if nxt and nxt.token_type == TokenType.IDENTIFIER:
+                return
+            if not nxt:
+                raise _Fail("Expecting an identifier after AS", None)
+            if not _is_word(nxt) or " " in nxt.text:
+                self.raise_error("Expecting an identifier after AS", nxt)
+            nxt.token_type = TokenType.VAR  # a keyword of sqlglot's is a name here
 
         def parse_set_operation(self, this, consume_pipe=False, intersect_only=False):  # type: ignore[no-untyped-def,override]
             """After the operator (and ``ALL``) RisingWave reads a query body: DuckDB's
             ``BY NAME`` and ``DISTINCT`` fail there (foreign.SET_OPERATION_FOLLOWERS)."""
             curr = self._curr
+            if isinstance(this, exp.Select) and any(
+                this.args.get(k) for k in ("order", "limit", "offset")
+            ):  # ORDER BY / LIMIT end the query (parse_query): no set operation after them
+                return None
             if curr is not None and curr.token_type in self.SET_OPERATIONS:
                 j = self._index + 1
                 if j < len(self._tokens) and self._tokens[j].token_type == TokenType.ALL:
@@ -304,6 +460,8 @@ class RWalter(RisingWave):
         SINGLE_STRING_INTERVAL = False
 
         def sql(self, expression, key=None, comment=True):  # type: ignore[no-untyped-def]
+            if isinstance(expression, exp.DataType) and "rw_type" in expression.meta:
+                return str(expression.meta["rw_type"])  # RisingWave's Display of the type
             text = super().sql(expression, key, comment)
             # Functions sqlglot prints through their own generators (MAX, AVG, ROUND...) come
             # back upper-cased; give them the name as written when the call kept its shape.
@@ -316,6 +474,12 @@ class RWalter(RisingWave):
 _DIALECT = RWalter()
 _TOKENIZER = RWalter.Tokenizer(dialect=_DIALECT)
 _PARSER = RWalter.Parser(error_level=ErrorLevel.IMMEDIATE, dialect=_DIALECT)
+
+
+def type_of(text: str) -> RwType | None:
+    """A data type written as text (a column's type in CREATE TABLE) as RisingWave's parser
+    reads it (:func:`rwalter.sql.dialect.data_types.read_type`)."""
+    return read_type(_TOKENIZER.tokenize(text))
 
 
 def parse_tokens(c: _Cursor, i: int, j: int) -> exp.Expression:

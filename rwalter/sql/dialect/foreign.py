@@ -30,6 +30,8 @@ __all__ = [
     "FLOAT_PRECISION_ERROR",
     "FOREIGN_WORDS",
     "JOIN_CONSTRAINT_NEEDED",
+    "LIMIT_AND_FETCH",
+    "QUERY_CLAUSES",
     "RESERVED_WORDS",
     "SET_OPERATION_FOLLOWERS",
     "STAR_OPERATORS",
@@ -55,6 +57,15 @@ FOREIGN_WORDS: frozenset[str] = frozenset(
         "DECIMAL32", "DECIMAL64", "DECIMAL128", "DECIMAL256", "DATETIME", "TIMESTAMPNTZ",
         "TIMESTAMP_NTZ", "TIMESTAMPLTZ", "TIMESTAMP_LTZ", "TIME_NS", "NVARCHAR", "NVARCHAR2",
         "VARCHAR2", "CLOB", "MONEY", "HSTORE", "INET", "GEOGRAPHY", "GEOMETRY",
+        # Postgres's and DuckDB's other type names, none a type keyword of RisingWave's
+        # (``json``, ``bpchar``, ``oid``, ``name``, ``timetz``, ``bit``... are ``Custom``)
+        "JSON", "BPCHAR", "OID", "NAME", "TIMETZ", "BIT", "VARBINARY", "BIGNUM", "BIGSERIAL",
+        "SMALLSERIAL", "BYTE", "CSTRING", "DECFLOAT", "FIXED", "LIST", "LONG", "LONGVARCHAR",
+        "NCHAR", "NUMBER", "POINT", "SHORT", "STR", "XML", "INT4RANGE", "INT4MULTIRANGE",
+        "INT8RANGE", "INT8MULTIRANGE", "NUMRANGE", "NUMMULTIRANGE", "DATERANGE",
+        "DATEMULTIRANGE", "TSRANGE", "TSMULTIRANGE", "TSTZRANGE", "TSTZMULTIRANGE",
+        "REGCOLLATION", "REGCONFIG", "REGDICTIONARY", "REGNAMESPACE", "REGOPER", "REGOPERATOR",
+        "REGPROCEDURE", "REGROLE", "REGTYPE",
         # DuckDB's, MySQL's and T-SQL's operators and clauses: none is a word of RisingWave's
         # (keywords.rs), so after a table or an expression each is an alias
         "GLOB", "REGEXP", "RLIKE", "<=>", "SEMI", "ANTI", "APPLY", "QUALIFY", "PIVOT", "UNPIVOT",
@@ -191,6 +202,27 @@ SET_OPERATION_FOLLOWERS: dict[str, str] = {
     "BY": "SELECT, VALUES, or a subquery in the query body",  # DuckDB's UNION BY NAME
     "DISTINCT": "SELECT, VALUES, or a subquery in the query body",
 }
+
+# The clauses after a select list, in the order RisingWave reads them: ``parse_select``
+# (``parser.rs:5014-5094``: WHERE, GROUP BY, HAVING, WINDOW), then ``parse_query``
+# (``parser.rs:4853-4885``: ORDER BY, LIMIT and OFFSET in either order, FETCH). Keyed by the
+# token opening the clause: (rank, the query node's argument it fills). A clause out of this
+# order, or twice, is not read, so the statement fails at its token as RisingWave's does
+# (``expected end of statement``, or ``expected )`` in a subquery); sqlglot's other modifiers
+# (DuckDB's QUALIFY and USING SAMPLE, ClickHouse's PREWHERE, Hive's CLUSTER BY, Oracle's
+# CONNECT BY, ``FOR UPDATE``...) are not read at all.
+QUERY_CLAUSES: dict[TokenType, tuple[int, str]] = {
+    TokenType.WHERE: (0, "where"),
+    TokenType.GROUP_BY: (1, "group"),
+    TokenType.HAVING: (2, "having"),
+    TokenType.WINDOW: (3, "windows"),
+    TokenType.ORDER_BY: (4, "order"),
+    TokenType.LIMIT: (5, "limit"),
+    TokenType.OFFSET: (5, "offset"),
+    TokenType.FETCH: (6, "limit"),
+}
+# ``LIMIT`` then ``FETCH`` (``parse_query``, ``parser.rs:4873-4876``), reported after FETCH.
+LIMIT_AND_FETCH = "Cannot specify both LIMIT and FETCH"
 
 # A join whose operator needs ON or USING (``parse_joins``, ``parser.rs:5506-5514``): keyed
 # by (ASOF, side), what RisingWave names it in ``expected join constraint after ...``.

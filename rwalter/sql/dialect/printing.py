@@ -343,6 +343,10 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.DropObject: _g_drop,
     ast.SetVariableValue: lambda g, e: _value_sql(e),
     ast.SetValueItem: lambda g, e: _item_sql(e),
+    # ``Expr::Exists`` (``ast/mod.rs:713``): a space before the subquery.
+    exp.Exists: lambda g, e: (
+        f"EXISTS ({g.sql(e.this.unnest() if isinstance(e.this, exp.Subquery) else e.this)})"
+    ),
 }
 RWalter.Generator.TRANSFORMS.update(_TRANSFORMS)
 RWalter.generator_class = RWalter.Generator
