@@ -164,9 +164,8 @@ def duck_error(exc: Exception) -> RwError:
     mismatch = _DUCK_NO_MATCH.search(text)
     if mismatch:  # a known function the store cannot call with these arguments
         name = mismatch.group(1) or mismatch.group(3) or mismatch.group(4)
-        args = [
-            _duck_arg_type(t) for t in (mismatch.group(2) or mismatch.group(5) or "").split(",")
-        ]
+        name = OPERATOR_FUNCTIONS.get(name, (name,))[0]  # an operator: RisingWave's function
+        args = [_duck_arg_type(t) for t in _split_args(mismatch.group(2) or mismatch.group(5))]
         if "unknown" in args:  # RisingWave coerces an untyped literal (func.rs:849-910)
             return unmodelled(f"the function {name.lower()} with an untyped literal argument")
         shown = ", ".join(a for a in args if a)
@@ -183,12 +182,56 @@ _DUCK_NO_FUNCTION = re.compile(
 )
 
 
-# DuckDB's texts for a call no overload of a function takes (never shown as such).
+# DuckDB's texts for a call no overload of a function (or an operator) takes (never shown as such).
 _DUCK_NO_MATCH = re.compile(
-    r"No function matches the given name and argument types '(\w+)\(([^)]*)\)'"
+    r"No function matches the given name and argument types '([^'(]+)\((.*)\)'"
     r"|Macro (?:function )?'?(\w+)'?\(.*\) does not support the supplied arguments"
-    r"|Could not choose a best candidate function for the function call \"(\w+)\(([^)]*)\)"
+    r"|Could not choose a best candidate function for the function call \"([^\"(]+)\((.*)\)\""
 )
+
+# The store's operators -> the function RisingWave's binder makes of the operator
+# (``bind_binary_op``, ``src/frontend/src/binder/expr/binary_op.rs:86-250``; the name is
+# ``ExprType``'s, as ``function <name>(<types>) does not exist`` prints it, func.rs:876-889),
+# and the node the operator is in a query.
+OPERATOR_FUNCTIONS: dict[str, tuple[str, type[exp.Expression]]] = {
+    "+": ("add", exp.Add),
+    "-": ("subtract", exp.Sub),
+    "*": ("multiply", exp.Mul),
+    "/": ("divide", exp.Div),
+    "//": ("divide", exp.Div),
+    "%": ("modulus", exp.Mod),
+    "=": ("equal", exp.EQ),
+    "<>": ("not_equal", exp.NEQ),
+    "!=": ("not_equal", exp.NEQ),
+    "<": ("less_than", exp.LT),
+    "<=": ("less_than_or_equal", exp.LTE),
+    ">": ("greater_than", exp.GT),
+    ">=": ("greater_than_or_equal", exp.GTE),
+    "~~": ("like", exp.Like),
+    "!~~": ("like", exp.Like),
+    "~~*": ("i_like", exp.ILike),
+    "!~~*": ("i_like", exp.ILike),
+    "^": ("pow", exp.Pow),
+    "&": ("bitwise_and", exp.BitwiseAnd),
+    "|": ("bitwise_or", exp.BitwiseOr),
+    "<<": ("bitwise_shift_left", exp.BitwiseLeftShift),
+    ">>": ("bitwise_shift_right", exp.BitwiseRightShift),
+}
+
+
+def _split_args(text: str | None) -> list[str]:
+    """``INTEGER, DECIMAL(2,1)`` -> its two types (a comma inside a type's parentheses stays)."""
+    out, depth, cur = [], 0, ""
+    for ch in text or "":
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*out, cur] if cur or out else []
+
+
 _NO_FUNCTION = re.compile(r"function (\w+)\(.*\) does not exist$")
 
 
@@ -501,11 +544,41 @@ def named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
     return items
 
 
+# DuckDB's text for a comparison of two types it will not compare (never shown as such).
+_DUCK_NO_COMPARISON = re.compile(r"Cannot compare values of type (\S+) and type (\S+) - ")
+_COMPARISONS = ("=", "<>", "<", "<=", ">", ">=")
+
+
+def _comparison_error(err: RwError, node: exp.Expression) -> RwError:
+    """``function less_than(integer, character varying) does not exist`` for the first
+    comparison of the query, as type inference refuses it (func.rs:876-889)."""
+    m = _DUCK_NO_COMPARISON.match(err.causes[0]) if len(err.causes) == 1 else None
+    if m is None:
+        return err
+    types = [_duck_arg_type(t) for t in m.groups()]
+    if "unknown" in types:
+        return unmodelled("a comparison with an untyped literal the store cannot coerce")
+    classes = tuple(OPERATOR_FUNCTIONS[op][1] for op in _COMPARISONS)
+    at = node.find(*classes)
+    if at is None:
+        return err
+    name = next(n for n, cls in OPERATOR_FUNCTIONS.values() if isinstance(at, cls))
+    return RwError([f"function {name}({', '.join(types)}) does not exist"], QUERY)
+
+
 def _query_error(session, err: RwError, node: exp.Expression) -> RwError:
+    err = _comparison_error(err, node)
     if len(err.causes) == 1 and _NO_FUNCTION.match(err.causes[0]):  # name the call as written
-        mapped = no_matching_call(session, node, _NO_FUNCTION.match(err.causes[0]).group(1))
+        name = _NO_FUNCTION.match(err.causes[0]).group(1)
+        mapped = no_matching_call(session, node, name)
         if mapped is not None:
             return mapped
+        operator = next((cls for n, cls in OPERATOR_FUNCTIONS.values() if n == name), None)
+        at = node.find(operator) if operator is not None else None
+        if at is not None:  # bind_expr names the item the operator stands in
+            item = item_of(node, at)
+            bare = item.this if isinstance(item, exp.Alias) else item
+            return RwError([f"Failed to bind expression: {to_sql(bare)}", *err.causes], QUERY)
     if err.code == CATALOG_NOT_FOUND and err.position is None:
         missing = err.message.rsplit(": ", 1)[-1]
         table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)
