@@ -19,6 +19,7 @@ from sqlglot.dialects.risingwave import RisingWave
 from sqlglot.errors import ErrorLevel
 from sqlglot.tokens import Token, TokenType
 
+from rwalter.sql import ast
 from rwalter.sql.dialect.cursor import _STRINGISH, _Cursor, _is_word
 from rwalter.sql.dialect.data_types import RwType, read_type
 from rwalter.sql.dialect.errors import _Exact, _Fail, _position
@@ -40,6 +41,7 @@ from rwalter.sql.dialect.foreign import (
     is_operand_end,
     tree_refusal,
 )
+from rwalter.sql.dialect.operators import CUSTOM_OPERATOR
 
 # Calls sqlglot parses into nodes of another name (STRING_AGG -> GroupConcat, DATE_PART ->
 # Extract) with no record of how they were written; the name is kept in ``meta["rw_name"]``, as
@@ -241,6 +243,30 @@ class RWalter(RisingWave):
                 what = "a value"
             self.raise_error(f"Expecting {what}", tok)
             raise AssertionError  # raise_error raises
+
+        def _parse_bitwise(self):  # type: ignore[no-untyped-def,override]
+            """A custom operator (``operators.CUSTOM_OPERATOR``) binds as ``P::Other``, with
+            ``|`` and ``#`` (``get_next_precedence``, ``parser.rs:1649-1716``)."""
+            this = super()._parse_bitwise()
+            while self._curr and self._curr.token_type == CUSTOM_OPERATOR:
+                op = self._curr.text
+                self._advance()
+                right = super()._parse_bitwise()
+                if right is None:
+                    self.raise_error("Expecting an expression")
+                this = ast.CustomOperator(this=this, op=op, expression=right)
+            return this
+
+        def _parse_conjunction(self):  # type: ignore[no-untyped-def,override]
+            """``XOR`` binds between OR and AND (``P::LogicalXor``, ``parser.rs:1656``): the
+            operands OR reads are XOR's, whose operands are AND's."""
+            this = super()._parse_conjunction()
+            while self._match(TokenType.XOR):
+                right = super()._parse_conjunction()
+                if right is None:
+                    self.raise_error("Expecting an expression")
+                this = ast.CustomOperator(this=this, op="XOR", expression=right)
+            return this
 
         def _parse_types(self, *args, **kwargs):  # type: ignore[no-untyped-def,override]
             """Type parameters only where RisingWave reads them (foreign.TYPES_WITH_PARAMETERS);

@@ -17,6 +17,8 @@ from rwalter.sql.dialect.cursor import _Cursor, _is_word
 from rwalter.sql.dialect.ddl import _parse_create, _parse_drop
 from rwalter.sql.dialect.depth import check_length, check_nesting, check_tree_depth
 from rwalter.sql.dialect.errors import SqlParseError, _Fail, _position
+from rwalter.sql.dialect.foreign import is_operand_end
+from rwalter.sql.dialect.operators import rw_operators
 from rwalter.sql.dialect.statements import (
     _parse_cancel,
     _parse_copy,
@@ -75,9 +77,10 @@ _STATEMENTS: dict[str, _Handler] = {
 
 def _tokenize(text: str) -> list[Token]:
     try:
-        return _TOKENIZER.tokenize(text)
+        toks = _TOKENIZER.tokenize(text)
     except TokenError as e:
         raise _tokenizer_failure(text) from e
+    return rw_operators(text, toks, lambda t: is_operand_end(t, _is_word))
 
 
 def _tokenizer_failure(text: str) -> _Fail:

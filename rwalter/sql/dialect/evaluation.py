@@ -74,7 +74,7 @@ def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
     division or modulus by something other than a non-zero literal guarded by RisingWave's
     error for a zero divisor, each string literal cast to an integer parsed as RisingWave
     parses it, and each list subscript as RisingWave's."""
-    kinds = (exp.Cast, exp.Div, exp.Mod, exp.Bracket)
+    kinds = (exp.Cast, exp.Div, exp.Mod, exp.Bracket, exp.Is)
     if not any(_rewritten_here(n) for n in node.find_all(*kinds)):
         return node
     node = node.copy()
@@ -83,6 +83,8 @@ def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
     for n in reversed(found):
         if isinstance(n, exp.Bracket):
             _list_subscript(n)
+        elif isinstance(n, exp.Is):
+            n.replace(_is_json(n))
         else:
             n.replace(_parsed_integer(n) if isinstance(n, exp.Cast) else _rewritten(n))
     return node
@@ -91,7 +93,25 @@ def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
 def _rewritten_here(n: exp.Expression) -> bool:
     if isinstance(n, exp.Bracket):
         return bool(n.meta.get(LIST_SUBSCRIPT))
+    if isinstance(n, exp.Is):
+        return isinstance(n.expression, exp.JSON)
     return not isinstance(n, exp.Cast) or _string_to_integer(n)
+
+
+# ``IS JSON [VALUE|ARRAY|OBJECT|SCALAR]``: the text parses as JSON, and its first character
+# after white space opens that kind (``is_json``, ``src/expr/impl/src/scalar/jsonb_info.rs:33-53``;
+# ``bind_is_json`` ignores ``UNIQUE KEYS``, ``binder/expr/mod.rs:333-357``).
+_JSON_OPENERS = {"ARRAY": r"^\s*\[", "OBJECT": r"^\s*\{", "SCALAR": r"^\s*[\[{]"}
+
+
+def _is_json(n: exp.Is) -> exp.Expression:
+    text = exp.cast(n.this.copy(), "VARCHAR")
+    valid: exp.Expression = exp.func("json_valid", text)
+    kind = str(n.expression.this or "VALUE").upper()
+    if kind in _JSON_OPENERS:
+        opens = exp.func("regexp_matches", text.copy(), exp.Literal.string(_JSON_OPENERS[kind]))
+        valid = exp.and_(valid, exp.not_(opens) if kind == "SCALAR" else opens)
+    return exp.paren(valid)
 
 
 # Marks a subscript whose operand the binder found to be a list (``rwalter.frontend.query``).

@@ -343,6 +343,9 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.DropObject: _g_drop,
     ast.SetVariableValue: lambda g, e: _value_sql(e),
     ast.SetValueItem: lambda g, e: _item_sql(e),
+    # ``Value::Boolean`` (``ast/value.rs:68``) prints Rust's ``true`` / ``false``.
+    exp.Boolean: lambda g, e: "true" if e.this else "false",
+    ast.CustomOperator: lambda g, e: f"{g.sql(e, 'this')} {e.args['op']} {g.sql(e, 'expression')}",
     # ``Expr::Exists`` (``ast/mod.rs:713``): a space before the subquery.
     exp.Exists: lambda g, e: (
         f"EXISTS ({g.sql(e.this.unnest() if isinstance(e.this, exp.Subquery) else e.this)})"
