@@ -54,8 +54,24 @@ def rw_operators(sql: str, toks: list[Token], operand_end: Callable[[Token], boo
     :data:`CUSTOM_OPERATOR` token."""
     out: list[Token] = []
     i = 0
+    angles: int | None = None  # inside STRUCT<...>: its `>>` closes types (data_type.rs:154-176)
     while i < len(toks):
         tok = toks[i]
+        text = sql[tok.start : tok.end + 1]
+        in_type = angles is not None
+        if in_type:
+            angles = (angles or 0) + text.count("<") - text.count(">")
+            angles = angles if angles > 0 else None  # the closing `>` is still the type's
+        elif (
+            text.upper() == "STRUCT"
+            and i + 1 < len(toks)
+            and toks[i + 1].token_type == TokenType.LT
+        ):
+            angles = 0
+        if in_type:
+            out.append(tok)
+            i += 1
+            continue
         if not (_is_op(sql, tok) and out and operand_end(out[-1])):
             out.append(tok)
             i += 1
