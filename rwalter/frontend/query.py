@@ -40,6 +40,7 @@ from rwalter.frontend.literals import bind_interval_literals, check_number_liter
 from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
 from rwalter.frontend.select_scope import check_select_aliases
 from rwalter.frontend.surface import (
+    bind_failure,
     bind_surface,
     bind_types_and_unmodelled,
     function_name,
@@ -331,9 +332,7 @@ def check_subscripts(batch: BatchClient, node: exp.Expression) -> None:
             if sliced
             else f"index operator applied to type {rw_type(kind)}, which is not a list or map"
         )
-        item = item_of(sel, b)
-        bare = item.this if isinstance(item, exp.Alias) else item
-        raise RwError([f"Failed to bind expression: {to_sql(bare)}", f"Bind error: {text}"], QUERY)
+        raise bind_failure(sel, b, RwError([f"Bind error: {text}"], QUERY))
 
 
 def _current_versions(query: exp.Expression) -> exp.Expression:
@@ -576,9 +575,7 @@ def _query_error(session, err: RwError, node: exp.Expression) -> RwError:
         operator = next((cls for n, cls in OPERATOR_FUNCTIONS.values() if n == name), None)
         at = node.find(operator) if operator is not None else None
         if at is not None:  # bind_expr names the item the operator stands in
-            item = item_of(node, at)
-            bare = item.this if isinstance(item, exp.Alias) else item
-            return RwError([f"Failed to bind expression: {to_sql(bare)}", *err.causes], QUERY)
+            return bind_failure(node, at, err)
     if err.code == CATALOG_NOT_FOUND and err.position is None:
         missing = err.message.rsplit(": ", 1)[-1]
         table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)

@@ -232,7 +232,7 @@ def _check_arity(node: exp.Expression, f: exp.Func, name: str) -> None:
         text = "unexpected arguments number"
     else:
         return
-    raise _bind_failure(node, f, RwError(["Expr error", text], QUERY))
+    raise bind_failure(node, f, RwError(["Expr error", text], QUERY))
 
 
 def _constant(session, f: exp.Func, name: str | None) -> exp.Expression | None:
@@ -291,7 +291,7 @@ def _bind_collations(node: exp.Expression) -> None:
             text = real_value(name) if isinstance(name, exp.Identifier) else name.sql()
         if text not in ("C", "POSIX"):
             err = not_implemented("Collate collation other than `C` or `POSIX` is not implemented")
-            raise _bind_failure(node, c, err)
+            raise bind_failure(node, c, err)
         c.replace(c.this)
 
 
@@ -304,7 +304,7 @@ def _bind_operators(node: exp.Expression) -> None:
         tail = "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/112"
         err = not_implemented(text)
         err.causes[-1] = err.causes[-1].replace(NOT_IMPLEMENTED_TAIL, tail)
-        raise _bind_failure(node, op, err)
+        raise bind_failure(node, op, err)
 
 
 def _bind_data_types(node: exp.Expression) -> None:
@@ -322,7 +322,7 @@ def _bind_data_types(node: exp.Expression) -> None:
         try:
             bound = bind_cast_type(dt)
         except RwError as err:
-            raise _bind_failure(node, dt.parent if dt.parent is not None else dt, err) from None
+            raise bind_failure(node, dt.parent if dt.parent is not None else dt, err) from None
         if bound is not dt:
             bound.meta["rw_type"] = rw  # the column keeps the name the type as written gives
             dt.replace(bound)
@@ -337,7 +337,7 @@ def _bind_custom_operators(node: exp.Expression) -> None:
         err = not_implemented(f"binary op: {shown}")
         tail = "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/112"
         err.causes[-1] = err.causes[-1].replace(NOT_IMPLEMENTED_TAIL, tail)
-        raise _bind_failure(node, op, err)
+        raise bind_failure(node, op, err)
 
 
 def bind_types_and_unmodelled(node: exp.Expression) -> None:
@@ -355,7 +355,9 @@ def bind_types_and_unmodelled(node: exp.Expression) -> None:
             raise unmodelled("FETCH ... WITH TIES")
 
 
-def _bind_failure(node: exp.Expression, at: exp.Expression, err: RwError) -> RwError:
+def bind_failure(node: exp.Expression, at: exp.Expression, err: RwError) -> RwError:
+    """``err`` under ``Failed to bind expression: <the item or clause at stands in>``, as
+    ``bind_expr`` wraps a binding error (``binder/expr/mod.rs:50-64``)."""
     bare = item_of(node, at)
     bare = bare.this if isinstance(bare, exp.Alias) else bare
     return RwError([f"Failed to bind expression: {to_sql(bare)}", *err.causes], err.code)
@@ -412,7 +414,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         try:
             constant = _constant(session, f, name)
         except RwError as err:  # bind_expr names the item (binder/expr/mod.rs:57-64)
-            raise _bind_failure(node, f, err) from None
+            raise bind_failure(node, f, err) from None
         if constant is not None:
             if isinstance(f.parent, exp.Select) and f.arg_key == "expressions":
                 # the column keeps the function's name (``select version()`` -> version)
@@ -438,7 +440,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         if (isinstance(f, exp.Cast) and is_regclass(f.to)) or name in ARITIES:
             bad = arity_error(name, len(_args(f))) if name else None
             if bad is not None:
-                raise _bind_failure(node, f, bad)
+                raise bind_failure(node, f, bad)
             if name in ARITIES and len(_args(f)) not in ARITIES[name]:
                 raise no_function(name, f, item_of(node, f), columns, known=True)
             frontend_calls.append((f, name))  # bound once their arguments are
@@ -506,6 +508,7 @@ def bind_stored_query(session, node: exp.Expression) -> exp.Expression:
 
 
 __all__ = [
+    "bind_failure",
     "bind_stored_query",
     "bind_surface",
     "bind_types_and_unmodelled",
