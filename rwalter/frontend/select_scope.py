@@ -68,7 +68,7 @@ def _parts(select: exp.Select) -> list[exp.Expression]:
     return parts
 
 
-def _input_columns(batch: BatchClient, select: exp.Select) -> set[str] | None:
+def input_columns(batch: BatchClient, select: exp.Select) -> set[str] | None:
     """The column names a SELECT's FROM clause (and its enclosing queries') gives, or None when
     the store cannot say (the query itself then reports what is wrong)."""
     names: set[str] = set()
@@ -129,7 +129,7 @@ def check_select_aliases(batch: BatchClient, node: exp.Expression) -> None:
         ]
         if not suspects:
             continue
-        inputs = _input_columns(batch, select)
+        inputs = input_columns(batch, select)
         if inputs is None:
             continue
         for part, c in suspects:
@@ -163,4 +163,4 @@ def _ancestors(node: exp.Expression, stop: exp.Expression) -> list[exp.Expressio
     return out
 
 
-__all__ = ["check_select_aliases"]
+__all__ = ["check_select_aliases", "input_columns"]

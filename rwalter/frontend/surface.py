@@ -51,6 +51,7 @@ from rwalter.frontend.builtins import (
     SYSTEM_RELATIONS,
 )
 from rwalter.frontend.data_types import bind_cast_type
+from rwalter.frontend.select_scope import input_columns
 from rwalter.frontend.session_catalogs import session_relation
 from rwalter.frontend.sys_functions import (
     ARITIES,
@@ -65,6 +66,7 @@ from rwalter.frontend.sys_functions import (
 from rwalter.meta import catalog_views
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
+from rwalter.sql.dialect.foreign import CLOCK_WORDS
 
 # The session's database and user: rwalter's sessions connect as root to dev.
 DATABASE = "dev"
@@ -420,6 +422,15 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
                 # the column keeps the function's name (``select version()`` -> version)
                 constant = exp.alias_(constant, name or f.sql_name().lower(), quoted=True)
             f.replace(constant)
+            continue
+        if isinstance(f, tuple(CLOCK_WORDS)) and name is None:  # a bare word: a column's name
+            word = CLOCK_WORDS[type(f)]
+            select = f.find_ancestor(exp.Select)
+            inputs = input_columns(session.client.batch, select) if select is not None else set()
+            if inputs is not None and word not in inputs:
+                err = RwError([f"Item not found: Invalid column: {word}"], QUERY)
+                raise bind_failure(node, f, err)
+            f.replace(exp.column(exp.to_identifier(word, quoted=True)))
             continue
         if isinstance(f, exp.CurrentTimestamp) and not _args(f):  # now(), current_timestamp
             # (the store's own keyword would read a select item named current_timestamp)

@@ -26,6 +26,7 @@ _Failer = Callable[[str, Token | None], Exception]
 
 __all__ = [
     "ASOF_SIDE_ERROR",
+    "CLOCK_WORDS",
     "FLOAT_PRECISION",
     "FLOAT_PRECISION_ERROR",
     "FOREIGN_WORDS",
@@ -73,6 +74,18 @@ FOREIGN_WORDS: frozenset[str] = frozenset(
         "STRAIGHT_JOIN",
     }
 )  # fmt: skip
+
+
+# SQL's clock words, which sqlglot reads as calls and RisingWave's parser as plain identifiers
+# (none is reserved, ``keywords.rs``; of them only ``current_timestamp`` is a function without
+# arguments, ``binder/expr/function/mod.rs:50-58``): a bare ``current_date`` names a column, and
+# prints as the word.
+CLOCK_WORDS: dict[type[exp.Expression], str] = {
+    exp.CurrentDate: "current_date",
+    exp.CurrentTime: "current_time",
+    exp.Localtime: "localtime",
+    exp.Localtimestamp: "localtimestamp",
+}
 
 
 # ``GROUP BY ALL`` (sqlglot reads ``GROUP BY`` as one token): ALL is reserved and opens ``ALL (expr)`` (``parser.rs:663-664``: ``expect_token(LParen)``);
