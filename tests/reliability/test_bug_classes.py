@@ -154,9 +154,10 @@ def test_duplicate_column_names_get_risingwaves_error(session) -> None:
 
 def test_a_type_rwalter_cannot_hold_is_a_clear_error(session) -> None:
     e = err(session, "CREATE TABLE t (a INT, b vector(3))")
-    assert (e.code, e.message) == (
+    assert (e.code, e.message) == (  # bind_data_type binds VECTOR(n) (binder/expr/mod.rs:1139)
         "unsupported-statement",
-        'rwalter cannot hold column "b": it does not model the data type vector(3)',
+        "rwalter does not model the data type VECTOR(3) (RisingWave has it); it models "
+        "streaming jobs, their fragments and parallelism, and the catalogs clients read",
     )
     # INT takes no modifier: RisingWave's parser stops there (parser_v2/data_type.rs:188-236).
     e = err(session, "CREATE TABLE t (a INT, b int(((,))))")
