@@ -20,6 +20,7 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.meta.client import Relation
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql
+from rwalter.sql.dialect.data_types import RwType
 
 # ALTER statement kind → (catalog kinds looked up, not-found object word, statement type).
 ALTER_LOOKUP: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -98,7 +99,47 @@ _TYPE_ALIAS: dict[exp.DataType.Type, str] = {
 }
 
 
+# The same by the type as RisingWave's parser read it (``rwalter.sql.dialect.data_types``).
+_KIND_ALIAS: dict[str, str] = {
+    "Char": "bpchar",
+    "Varchar": "varchar",
+    "Uuid": "uuid",
+    "Decimal": "numeric",
+    "Real": "float4",
+    "Double": "float8",
+    "SmallInt": "int2",
+    "Int": "int4",
+    "BigInt": "int8",
+    "Boolean": "bool",
+    "Date": "date",
+    "Interval": "interval",
+    "Regclass": "regclass",
+    "Regproc": "regproc",
+    "Text": "text",
+    "Bytea": "bytea",
+    "Jsonb": "jsonb",
+    "Variant": "variant",
+    "Vector": "vector",
+}
+
+
+def _rw_type_alias(t: RwType) -> str | None:
+    if t.kind == "Array":
+        return _rw_type_alias(t.of[0])
+    if t.kind == "Custom":
+        return t.display
+    if t.kind == "Float":  # FLOAT(1..24) is real, else double
+        return "float4" if t.params and t.params[0] <= 24 else "float8"
+    if t.kind in ("Time", "Timestamp"):  # time{z}, timestamp{tz}
+        zone = {"Time": "z", "Timestamp": "tz"}[t.kind]
+        return t.kind.lower() + (zone if t.params and t.params[0] else "")
+    return _KIND_ALIAS.get(t.kind)
+
+
 def _type_alias(data_type: exp.DataType) -> str | None:
+    written = data_type.meta.get("rw_type")
+    if written is not None:
+        return _rw_type_alias(written)
     if data_type.this == exp.DataType.Type.ARRAY and data_type.expressions:
         return _type_alias(data_type.expressions[0])
     return _TYPE_ALIAS.get(data_type.this)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import duckdb
 from sqlglot import exp
 
+from rwalter.common.pg_types import data_type_of
 from rwalter.errors import (
     INVALID_INPUT,
     QUERY,
@@ -36,12 +37,14 @@ from rwalter.frontend.create import (
     plan,
     submit,
 )
+from rwalter.frontend.data_types import check_data_type
 from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.query import create_query_storage, query_names
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast
+from rwalter.sql.dialect.bridge import type_of
 
 
 def column_types(node) -> list[str]:
@@ -51,6 +54,9 @@ def column_types(node) -> list[str]:
     for c in node.expressions or []:
         if not c.args.get("kind"):
             raise invalid_input("data type is not specified")
+        written = type_of(str(c.args["kind"]))
+        if written is not None:  # bind_data_type (create_table.rs:184)
+            check_data_type(written)
         types.append(str(c.args["kind"]))
     return types
 
@@ -269,7 +275,9 @@ def _at_statement_epoch(expr: exp.Expression) -> exp.Expression:
 
 
 def _duck_type(rw_type: str) -> str:
-    try:
-        return exp.DataType.build(rw_type, dialect="postgres").sql("duckdb")
-    except Exception:
-        return "VARCHAR"
+    for spelled in (rw_type, data_type_of(rw_type)):  # float(3) is real
+        try:
+            return exp.DataType.build(spelled, dialect="postgres").sql("duckdb")
+        except Exception:
+            continue
+    return "VARCHAR"

@@ -74,9 +74,9 @@ HANDLERS: dict[type, tuple[str, str]] = {
     exp.Except: ("query", "handle_query"),
     exp.Values: ("query", "handle_query"),
     exp.Subquery: ("query", "handle_query"),
-    exp.Insert: ("query", "handle_dml"),
-    exp.Update: ("query", "handle_dml"),
-    exp.Delete: ("query", "handle_dml"),
+    exp.Insert: ("dml", "handle_dml"),
+    exp.Update: ("dml", "handle_dml"),
+    exp.Delete: ("dml", "handle_dml"),
 }
 
 

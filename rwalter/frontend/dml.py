@@ -1,4 +1,4 @@
-"""The binder's checks of INSERT, UPDATE and DELETE, in RisingWave's order, before DuckDB runs them.
+"""INSERT, UPDATE and DELETE: the binder's checks in RisingWave's order, then DuckDB runs them.
 
 Models ``src/frontend/src/binder/insert.rs:104-345`` (``bind_insert``), ``binder/update.rs:124-270``
 (``bind_update``), ``binder/delete.rs:68-80`` (``bind_delete``) and ``check_for_dml``
@@ -43,14 +43,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import duckdb
 from sqlglot import exp
 
 from rwalter.errors import QUERY, RwError, invalid_input
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
+from rwalter.frontend.catalog_reader import unqualify_user_relations
+from rwalter.frontend.literals import bind_interval_literals, check_number_literals
+from rwalter.frontend.query import (
+    check_visible,
+    describe_query,
+    duck_error,
+    named_items,
+    run_duck,
+    too_many_rows,
+)
+from rwalter.frontend.surface import bind_surface
+from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import Relation
+from rwalter.result import Result
 from rwalter.sql import ast, parse_statement
-from rwalter.sql.dialect import real_value
+from rwalter.sql.dialect import real_value, transpile_query
 
 # check_for_dml's refusal by the kind found (TableType::Index / MaterializedView).
 _CANNOT_CHANGE = {"materialized view": "materialized view", "index": "index"}
@@ -240,11 +254,105 @@ def _check_returning_list(node: exp.Expression) -> None:
 
 
 __all__ = [
+    "DML_TAGS",
+    "MAX_INSERT_ROWS",
+    "bind_dml",
     "cast_values_to_columns",
     "check_delete",
     "check_insert_columns",
     "check_insert_width",
     "check_update",
     "dml_target",
+    "handle_dml",
     "table_columns",
 ]
+
+
+# --------------------------------------------------------------------------------------------
+# Running the statement
+# --------------------------------------------------------------------------------------------
+
+# DML statement class → its tag word.
+DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
+
+# rwalter's memory bound (RisingWave writes an INSERT's rows chunk by chunk; rwalter holds them in
+# its process): an INSERT writes at most MAX_INSERT_ROWS; past that it is refused, and nothing is
+# left behind (its source is bounded before DuckDB runs it).
+MAX_INSERT_ROWS = 10_000_000
+
+
+def bind_dml(session, node: exp.Expression) -> exp.Expression:
+    """The binder's checks of an INSERT/UPDATE/DELETE, target first as
+    RisingWave binds it, then its relations are visible; returns the statement to run."""
+    check_number_literals(node)
+    _, rel = dml_target(session, node)
+    named = check_insert_columns(node, rel) if isinstance(node, exp.Insert) and rel else None
+    node = unqualify_user_relations(session, node)
+    bind_window_calls(session, node)
+    node = bind_surface(session, node)
+    check_visible(session, node)
+    if rel is not None and isinstance(node, exp.Insert):
+        source = node.args.get("expression")
+        if source is not None:
+            node = check_insert_width(node, rel, named, _source_width(session, source))
+            cast_values_to_columns(node, rel, named)
+    elif rel is not None and isinstance(node, exp.Update):
+        check_update(node, rel)
+    elif rel is not None and isinstance(node, exp.Delete):
+        check_delete(node, rel)
+    return node
+
+
+def _source_width(session, source: exp.Expression) -> int:
+    """How many values a row of an INSERT's source has."""
+    if isinstance(source, exp.Values):
+        first = source.expressions[0] if source.expressions else None
+        return len(first.expressions) if isinstance(first, exp.Tuple) else 1
+    if isinstance(source, exp.Select) and not any(
+        isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+        for e in source.expressions
+    ):
+        return len(source.expressions)
+    return len(describe_query(session, source.copy()))
+
+
+def _set_proctime(session, node: exp.Expression) -> None:
+    """``PROCTIME()`` of the rows an INSERT writes: the epoch's physical time, in rwalter the
+    simulated clock when the statement runs (read by the table's generated columns)."""
+    from rwalter.frontend.create_table import PROCTIME_VARIABLE
+
+    table = node.find(exp.Table) if isinstance(node, exp.Insert) else None
+    rel = session.client.catalog.relation_by_name(table.name) if table is not None else None
+    if rel is not None and "proctime(" in (rel.definition or "").lower():
+        session.client.batch.execute(
+            f"SET VARIABLE {PROCTIME_VARIABLE} = CAST(? AS TIMESTAMPTZ)",
+            [session.client.catalog.now()],
+        )
+
+
+def handle_dml(session, node: exp.Expression) -> Result:
+    node = bind_dml(session, node)
+    _set_proctime(session, node)
+    source = node.args.get("expression") if isinstance(node, exp.Insert) else None
+    if source is not None and not isinstance(source, exp.Values):
+        node = node.copy()  # bounded before DuckDB runs it: a billion rows are never made
+        node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
+    word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
+    returning = node.args.get("returning")
+    bound = bind_interval_literals(node)
+    if returning is not None:  # the rows written, then the tag (handler/query.rs: DML with output)
+        bound = bound.copy() if bound is node else bound
+        bound.args["returning"].set("expressions", named_items(returning.expressions))
+        result = run_duck(session, transpile_query(bound, copy=False))
+        n = len(result.rows)
+    else:
+        try:
+            count = session.client.batch.execute(transpile_query(bound, copy=bound is node))
+            row = count.fetchone()
+        except duckdb.Error as exc:
+            raise duck_error(exc) from None
+        result, n = Result(), int(row[0]) if row else 0
+    if word == "INSERT" and n > MAX_INSERT_ROWS:
+        raise too_many_rows("an INSERT", MAX_INSERT_ROWS)
+    result.tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
+    return result

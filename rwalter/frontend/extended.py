@@ -20,7 +20,8 @@ import duckdb
 from sqlglot import exp
 
 from rwalter.errors import PROTOCOL, RwError
-from rwalter.frontend.query import bind_dml, describe_query, rw_type
+from rwalter.frontend.dml import bind_dml
+from rwalter.frontend.query import describe_query, rw_type
 from rwalter.sql import ast
 from rwalter.sql.dialect import transpile_query
 

@@ -1,4 +1,4 @@
-"""Batch queries and DML on the users' data and the rw_catalog views, run by DuckDB.
+"""Batch queries on the users' data and the rw_catalog views, run by DuckDB.
 
 RisingWave plans a batch query in its frontend and runs it on compute nodes; rwalter transpiles
 it from the RisingWave dialect to DuckDB with sqlglot and runs it on the meta store's connection,
@@ -38,7 +38,9 @@ from rwalter.frontend.binder import (
 from rwalter.frontend.catalog_reader import unqualify_user_relations
 from rwalter.frontend.literals import bind_interval_literals, check_number_literals
 from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
+from rwalter.frontend.select_scope import check_select_aliases
 from rwalter.frontend.surface import (
+    bind_failure,
     bind_surface,
     bind_types_and_unmodelled,
     function_name,
@@ -52,22 +54,17 @@ from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
-from rwalter.sql.dialect.evaluation import expr_error_causes
+from rwalter.sql.dialect.evaluation import LIST_SUBSCRIPT, expr_error_causes
 from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call
 
-# DML statement class → (tag word).
-DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
-
-# rwalter's memory bounds (RisingWave streams a batch query's rows to the client and writes an
-# INSERT's rows chunk by chunk; rwalter holds them in its process): a query returns at most
-# MAX_RESULT_ROWS rows and an INSERT writes at most MAX_INSERT_ROWS; past that the statement is
-# refused, and nothing is left behind (the query is bounded before DuckDB runs it).
+# rwalter's memory bound (RisingWave streams a batch query's rows to the client; rwalter holds
+# them in its process): a query returns at most MAX_RESULT_ROWS rows; past that the statement is
+# refused (an INSERT's bound is ``dml.MAX_INSERT_ROWS``).
 MAX_RESULT_ROWS = 1_000_000
-MAX_INSERT_ROWS = 10_000_000
 
 
-def _too_many(what: str, limit: int) -> RwError:
+def too_many_rows(what: str, limit: int) -> RwError:
     return RwError(
         [
             f"rwalter does not simulate {what} past {limit} rows: it holds them in memory, "
@@ -168,9 +165,8 @@ def duck_error(exc: Exception) -> RwError:
     mismatch = _DUCK_NO_MATCH.search(text)
     if mismatch:  # a known function the store cannot call with these arguments
         name = mismatch.group(1) or mismatch.group(3) or mismatch.group(4)
-        args = [
-            _duck_arg_type(t) for t in (mismatch.group(2) or mismatch.group(5) or "").split(",")
-        ]
+        name = OPERATOR_FUNCTIONS.get(name, (name,))[0]  # an operator: RisingWave's function
+        args = [_duck_arg_type(t) for t in _split_args(mismatch.group(2) or mismatch.group(5))]
         if "unknown" in args:  # RisingWave coerces an untyped literal (func.rs:849-910)
             return unmodelled(f"the function {name.lower()} with an untyped literal argument")
         shown = ", ".join(a for a in args if a)
@@ -187,12 +183,56 @@ _DUCK_NO_FUNCTION = re.compile(
 )
 
 
-# DuckDB's texts for a call no overload of a function takes (never shown as such).
+# DuckDB's texts for a call no overload of a function (or an operator) takes (never shown as such).
 _DUCK_NO_MATCH = re.compile(
-    r"No function matches the given name and argument types '(\w+)\(([^)]*)\)'"
+    r"No function matches the given name and argument types '([^'(]+)\((.*)\)'"
     r"|Macro (?:function )?'?(\w+)'?\(.*\) does not support the supplied arguments"
-    r"|Could not choose a best candidate function for the function call \"(\w+)\(([^)]*)\)"
+    r"|Could not choose a best candidate function for the function call \"([^\"(]+)\((.*)\)\""
 )
+
+# The store's operators -> the function RisingWave's binder makes of the operator
+# (``bind_binary_op``, ``src/frontend/src/binder/expr/binary_op.rs:86-250``; the name is
+# ``ExprType``'s, as ``function <name>(<types>) does not exist`` prints it, func.rs:876-889),
+# and the node the operator is in a query.
+OPERATOR_FUNCTIONS: dict[str, tuple[str, type[exp.Expression]]] = {
+    "+": ("add", exp.Add),
+    "-": ("subtract", exp.Sub),
+    "*": ("multiply", exp.Mul),
+    "/": ("divide", exp.Div),
+    "//": ("divide", exp.Div),
+    "%": ("modulus", exp.Mod),
+    "=": ("equal", exp.EQ),
+    "<>": ("not_equal", exp.NEQ),
+    "!=": ("not_equal", exp.NEQ),
+    "<": ("less_than", exp.LT),
+    "<=": ("less_than_or_equal", exp.LTE),
+    ">": ("greater_than", exp.GT),
+    ">=": ("greater_than_or_equal", exp.GTE),
+    "~~": ("like", exp.Like),
+    "!~~": ("like", exp.Like),
+    "~~*": ("i_like", exp.ILike),
+    "!~~*": ("i_like", exp.ILike),
+    "^": ("pow", exp.Pow),
+    "&": ("bitwise_and", exp.BitwiseAnd),
+    "|": ("bitwise_or", exp.BitwiseOr),
+    "<<": ("bitwise_shift_left", exp.BitwiseLeftShift),
+    ">>": ("bitwise_shift_right", exp.BitwiseRightShift),
+}
+
+
+def _split_args(text: str | None) -> list[str]:
+    """``INTEGER, DECIMAL(2,1)`` -> its two types (a comma inside a type's parentheses stays)."""
+    out, depth, cur = [], 0, ""
+    for ch in text or "":
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*out, cur] if cur or out else []
+
+
 _NO_FUNCTION = re.compile(r"function (\w+)\(.*\) does not exist$")
 
 
@@ -239,27 +279,60 @@ def bind_error(exc: Exception, node: exp.Expression) -> RwError | None:
     return None
 
 
+def _operand_type(batch: BatchClient, sel: exp.Select, operand: exp.Expression) -> str | None:
+    """The store's type of ``operand`` as ``sel`` would compute it, or None where the store
+    cannot bind it (the query itself then reports what is wrong). Asked before the query
+    runs: a failed DuckDB statement would abort the transaction."""
+    probe = sel.copy()
+    for clause in ("group", "having", "order", "limit", "offset", "distinct"):
+        probe.set(clause, None)
+    probe.set("expressions", [operand.copy()])
+    sql = transpile_query(probe)
+    try:
+        rows = batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()
+    except duckdb.Error:
+        return None
+    return str(rows[0][1]).upper() if rows else None
+
+
 def check_field_wildcards(batch: BatchClient, node: exp.Expression) -> None:
     """``(x).*`` over a value that is not a struct fails as RisingWave's binder fails it, naming
     the value's type (``bind_wildcard_field``, ``src/frontend/src/binder/struct_field.rs:122``;
-    ``planner_test/.../struct_query.yaml``: ``type "character varying" is not composite``).
-    Checked before the query runs: a failed DuckDB statement would abort the transaction."""
+    ``planner_test/.../struct_query.yaml``: ``type "character varying" is not composite``)."""
     for sel in node.find_all(exp.Select):
         for item in sel.expressions:
             operand = field_wildcard(item)
             if operand is None:
                 continue
-            probe = sel.copy()
-            for clause in ("group", "having", "order", "limit", "offset", "distinct"):
-                probe.set(clause, None)
-            probe.set("expressions", [operand.copy()])
-            sql = transpile_query(probe)
-            try:
-                rows = batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()
-            except duckdb.Error:  # unknown names and the like: the query itself reports them
-                continue
-            if rows and not str(rows[0][1]).upper().startswith("STRUCT"):
-                raise RwError([f'Bind error: type "{rw_type(rows[0][1])}" is not composite'], QUERY)
+            kind = _operand_type(batch, sel, operand)
+            if kind is not None and not kind.startswith("STRUCT"):
+                raise RwError([f'Bind error: type "{rw_type(kind)}" is not composite'], QUERY)
+
+
+def check_subscripts(batch: BatchClient, node: exp.Expression) -> None:
+    """``x[i]`` and ``x[i:j]`` over a value that is not a list (or a map, for ``x[k]``) fail as
+    ``bind_index`` / ``bind_array_range_index`` fail them (``src/frontend/src/binder/expr/
+    value.rs:219-276``), where the store would index a string."""
+    for b in node.find_all(exp.Bracket):
+        operand = b.this
+        sel = b.find_ancestor(exp.Select)
+        if sel is None:
+            continue
+        kind = "[]" if isinstance(operand, exp.Array) else _operand_type(batch, sel, operand)
+        if kind is None:
+            continue
+        sliced = any(isinstance(e, exp.Slice) for e in b.expressions)
+        if kind.endswith("]"):
+            b.meta[LIST_SUBSCRIPT] = True  # evaluated as RisingWave's array_access
+            continue
+        if not sliced and kind.startswith("MAP"):
+            continue
+        text = (
+            f"array range index applied to type {rw_type(kind)}, which is not a list"
+            if sliced
+            else f"index operator applied to type {rw_type(kind)}, which is not a list or map"
+        )
+        raise bind_failure(sel, b, RwError([f"Bind error: {text}"], QUERY))
 
 
 def _current_versions(query: exp.Expression) -> exp.Expression:
@@ -288,6 +361,8 @@ def create_query_storage(
     check_number_literals(query)
     bind_types_and_unmodelled(query)
     check_field_wildcards(batch, query)
+    check_subscripts(batch, query)
+    check_select_aliases(batch, query)
     named = bind_ordered_set_aggs(name_columns(_current_versions(bind_interval_literals(query))))
     sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is
     probe = f"SELECT * FROM {storage_name(name)} LIMIT 0"
@@ -301,7 +376,8 @@ def create_query_storage(
             batch.execute(f"CREATE OR REPLACE {what} {storage_name(name)} ({names}) AS {sql}")
         return [(d[0], rw_type(d[1])) for d in batch.execute(probe).description or []]
     except duckdb.Error as exc:
-        raise bind_error(exc, query) or _folded_not_found(duck_error(exc), query) from None
+        err = _alias_count_error(duck_error(exc), query)
+        raise bind_error(exc, query) or _folded_not_found(err, query) from None
 
 
 def _folded_not_found(err: RwError, query: exp.Expression) -> RwError:
@@ -366,7 +442,7 @@ def _fetch(session, sql: str) -> tuple[list, list]:
 def _bounded(cur) -> list:
     rows = cur.fetchmany(MAX_RESULT_ROWS + 1)
     if len(rows) > MAX_RESULT_ROWS:
-        raise _too_many("query results", MAX_RESULT_ROWS)
+        raise too_many_rows("query results", MAX_RESULT_ROWS)
     return rows
 
 
@@ -446,11 +522,11 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     if not isinstance(node, exp.Select):
         return node
     node = node.copy()
-    node.set("expressions", _named_items(node.expressions))
+    node.set("expressions", named_items(node.expressions))
     return node
 
 
-def _named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
+def named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
     """Select items (or a RETURNING list) aliased with the names RisingWave gives them."""
     items = []
     for e in expressions:
@@ -468,11 +544,66 @@ def _named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
     return items
 
 
+# DuckDB's text for a comparison of two types it will not compare (never shown as such).
+_DUCK_NO_COMPARISON = re.compile(r"Cannot compare values of type (\S+) and type (\S+) - ")
+_COMPARISONS = ("=", "<>", "<", "<=", ">", ">=")
+
+
+def _comparison_error(err: RwError, node: exp.Expression) -> RwError:
+    """``function less_than(integer, character varying) does not exist`` for the first
+    comparison of the query, as type inference refuses it (func.rs:876-889)."""
+    m = _DUCK_NO_COMPARISON.match(err.causes[0]) if len(err.causes) == 1 else None
+    if m is None:
+        return err
+    types = [_duck_arg_type(t) for t in m.groups()]
+    if "unknown" in types:
+        return unmodelled("a comparison with an untyped literal the store cannot coerce")
+    classes = tuple(OPERATOR_FUNCTIONS[op][1] for op in _COMPARISONS)
+    at = node.find(*classes)
+    if at is None:
+        return err
+    name = next(n for n, cls in OPERATOR_FUNCTIONS.values() if isinstance(at, cls))
+    return RwError([f"function {name}({', '.join(types)}) does not exist"], QUERY)
+
+
+# DuckDB's text for a table alias naming more columns than the relation has.
+_DUCK_ALIAS_COUNT = re.compile(
+    r'table "(.+)" has (\d+) columns available but (\d+) columns specified'
+)
+
+
+def _alias_count_error(err: RwError, node: exp.Expression) -> RwError:
+    """``Bind error: table "<alias>" has N columns available but M column aliases specified``
+    (``bind_table_to_context``, ``src/frontend/src/binder/relation/mod.rs:438-444``), named by
+    the alias, as ``planner_test/.../subquery.yaml:84-88`` shows."""
+    m = _DUCK_ALIAS_COUNT.fullmatch(err.causes[0]) if len(err.causes) == 1 else None
+    if m is None:
+        return err
+    have, named = m.group(2), int(m.group(3))
+    alias = next(
+        (a for a in node.find_all(exp.TableAlias) if len(a.columns) == named and a.name),
+        None,
+    )
+    name = (
+        real_value(alias.this)
+        if alias is not None and isinstance(alias.this, exp.Identifier)
+        else m.group(1)
+    )
+    text = f'table "{name}" has {have} columns available but {named} column aliases specified'
+    return RwError([f"Bind error: {text}"], QUERY)
+
+
 def _query_error(session, err: RwError, node: exp.Expression) -> RwError:
+    err = _alias_count_error(_comparison_error(err, node), node)
     if len(err.causes) == 1 and _NO_FUNCTION.match(err.causes[0]):  # name the call as written
-        mapped = no_matching_call(session, node, _NO_FUNCTION.match(err.causes[0]).group(1))
+        name = _NO_FUNCTION.match(err.causes[0]).group(1)
+        mapped = no_matching_call(session, node, name)
         if mapped is not None:
             return mapped
+        operator = next((cls for n, cls in OPERATOR_FUNCTIONS.values() if n == name), None)
+        at = node.find(operator) if operator is not None else None
+        if at is not None:  # bind_expr names the item the operator stands in
+            return bind_failure(node, at, err)
     if err.code == CATALOG_NOT_FOUND and err.position is None:
         missing = err.message.rsplit(": ", 1)[-1]
         table = next((t for t in node.find_all(exp.Table) if t.name == missing), None)
@@ -487,6 +618,8 @@ def _bound_sql(session, node: exp.Expression) -> str:
     node = bind_surface(session, node)
     check_visible(session, node)
     check_field_wildcards(session.client.batch, node)
+    check_subscripts(session.client.batch, node)
+    check_select_aliases(session.client.batch, node)
     try:
         return transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(node))))
     except SqlglotError:  # a known function the store has no form of with these arguments
@@ -526,85 +659,6 @@ def describe_query(session, node: exp.Expression) -> list[tuple[str, str]]:
     except duckdb.Error as exc:
         raise _query_error(session, duck_error(exc), node) from None
     return [(r[0], rw_type(r[1])) for r in rows]
-
-
-def bind_dml(session, node: exp.Expression) -> exp.Expression:
-    """The binder's checks of an INSERT/UPDATE/DELETE (``rwalter.frontend.dml``), target first as
-    RisingWave binds it, then its relations are visible; returns the statement to run."""
-    from rwalter.frontend import dml
-
-    check_number_literals(node)
-    _, rel = dml.dml_target(session, node)
-    named = dml.check_insert_columns(node, rel) if isinstance(node, exp.Insert) and rel else None
-    node = unqualify_user_relations(session, node)
-    bind_window_calls(session, node)
-    node = bind_surface(session, node)
-    check_visible(session, node)
-    if rel is not None and isinstance(node, exp.Insert):
-        source = node.args.get("expression")
-        if source is not None:
-            node = dml.check_insert_width(node, rel, named, _source_width(session, source))
-            dml.cast_values_to_columns(node, rel, named)
-    elif rel is not None and isinstance(node, exp.Update):
-        dml.check_update(node, rel)
-    elif rel is not None and isinstance(node, exp.Delete):
-        dml.check_delete(node, rel)
-    return node
-
-
-def _source_width(session, source: exp.Expression) -> int:
-    """How many values a row of an INSERT's source has."""
-    if isinstance(source, exp.Values):
-        first = source.expressions[0] if source.expressions else None
-        return len(first.expressions) if isinstance(first, exp.Tuple) else 1
-    if isinstance(source, exp.Select) and not any(
-        isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
-        for e in source.expressions
-    ):
-        return len(source.expressions)
-    return len(describe_query(session, source.copy()))
-
-
-def _set_proctime(session, node: exp.Expression) -> None:
-    """``PROCTIME()`` of the rows an INSERT writes: the epoch's physical time, in rwalter the
-    simulated clock when the statement runs (read by the table's generated columns)."""
-    from rwalter.frontend.create_table import PROCTIME_VARIABLE
-
-    table = node.find(exp.Table) if isinstance(node, exp.Insert) else None
-    rel = session.client.catalog.relation_by_name(table.name) if table is not None else None
-    if rel is not None and "proctime(" in (rel.definition or "").lower():
-        session.client.batch.execute(
-            f"SET VARIABLE {PROCTIME_VARIABLE} = CAST(? AS TIMESTAMPTZ)",
-            [session.client.catalog.now()],
-        )
-
-
-def handle_dml(session, node: exp.Expression) -> Result:
-    node = bind_dml(session, node)
-    _set_proctime(session, node)
-    source = node.args.get("expression") if isinstance(node, exp.Insert) else None
-    if source is not None and not isinstance(source, exp.Values):
-        node = node.copy()  # bounded before DuckDB runs it: a billion rows are never made
-        node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
-    word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
-    returning = node.args.get("returning")
-    bound = bind_interval_literals(node)
-    if returning is not None:  # the rows written, then the tag (handler/query.rs: DML with output)
-        bound = bound.copy() if bound is node else bound
-        bound.args["returning"].set("expressions", _named_items(returning.expressions))
-        result = run_duck(session, transpile_query(bound, copy=False))
-        n = len(result.rows)
-    else:
-        try:
-            count = session.client.batch.execute(transpile_query(bound, copy=bound is node))
-            row = count.fetchone()
-        except duckdb.Error as exc:
-            raise duck_error(exc) from None
-        result, n = Result(), int(row[0]) if row else 0
-    if word == "INSERT" and n > MAX_INSERT_ROWS:
-        raise _too_many("an INSERT", MAX_INSERT_ROWS)
-    result.tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
-    return result
 
 
 # pg_message.rs:775-800: only tab, newline, CR and backslash are escaped; NULL is an empty field.

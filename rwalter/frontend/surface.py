@@ -50,6 +50,8 @@ from rwalter.frontend.builtins import (
     SHOWN_AS,
     SYSTEM_RELATIONS,
 )
+from rwalter.frontend.data_types import bind_cast_type
+from rwalter.frontend.select_scope import input_columns
 from rwalter.frontend.session_catalogs import session_relation
 from rwalter.frontend.sys_functions import (
     ARITIES,
@@ -62,7 +64,9 @@ from rwalter.frontend.sys_functions import (
     is_regclass,
 )
 from rwalter.meta import catalog_views
+from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
+from rwalter.sql.dialect.foreign import CLOCK_WORDS
 
 # The session's database and user: rwalter's sessions connect as root to dev.
 DATABASE = "dev"
@@ -230,7 +234,7 @@ def _check_arity(node: exp.Expression, f: exp.Func, name: str) -> None:
         text = "unexpected arguments number"
     else:
         return
-    raise _bind_failure(node, f, RwError(["Expr error", text], QUERY))
+    raise bind_failure(node, f, RwError(["Expr error", text], QUERY))
 
 
 def _constant(session, f: exp.Func, name: str | None) -> exp.Expression | None:
@@ -289,7 +293,7 @@ def _bind_collations(node: exp.Expression) -> None:
             text = real_value(name) if isinstance(name, exp.Identifier) else name.sql()
         if text not in ("C", "POSIX"):
             err = not_implemented("Collate collation other than `C` or `POSIX` is not implemented")
-            raise _bind_failure(node, c, err)
+            raise bind_failure(node, c, err)
         c.replace(c.this)
 
 
@@ -302,42 +306,40 @@ def _bind_operators(node: exp.Expression) -> None:
         tail = "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/112"
         err = not_implemented(text)
         err.causes[-1] = err.causes[-1].replace(NOT_IMPLEMENTED_TAIL, tail)
-        raise _bind_failure(node, op, err)
-
-
-# ``bind_data_type`` for a name the parser reads as ``DataType::Custom`` (one word, or two with
-# ``pg_catalog`` first): the type it binds to (``binder/expr/mod.rs:1099-1128``). The parser's
-# own non-keyword names (``parser_v2/data_type.rs:240-253``) are bound where they are read.
-_CUSTOM_TYPES: dict[str, str] = {
-    "int2": "SMALLINT",
-    "int4": "INT",
-    "int8": "BIGINT",
-    "float4": "REAL",
-    "float8": "DOUBLE",
-    "timestamptz": "TIMESTAMPTZ",
-    "text": "TEXT",
-}
-_NAMED_TYPES = frozenset({"jsonb", "variant", "regclass", "regproc", "map", "vector", "rw_int256"})
+        raise bind_failure(node, op, err)
 
 
 def _bind_data_types(node: exp.Expression) -> None:
-    """A type name RisingWave does not know (DuckDB's ``hugeint``, ``blob``...) is refused as
-    ``bind_data_type`` refuses it: ``unsupported data type: <name as written>``."""
+    """Every type in the query as ``bind_data_type`` binds it (:mod:`rwalter.frontend.data_types`):
+    a type RisingWave refuses (DuckDB's ``hugeint``, ``json``, ``uuid``...) fails the item it
+    stands in; a cast to ``regproc`` keeps its string (``binder/expr/mod.rs:999-1008``)."""
     for dt in list(node.find_all(exp.DataType)):
-        if dt.this != exp.DataType.Type.USERDEFINED:
+        rw = dt.meta.get("rw_type")
+        if rw is not None and rw.kind == "Regproc" and isinstance(dt.parent, exp.Cast):
+            operand = dt.parent.this
+            if not (isinstance(operand, exp.Literal) and operand.is_string):
+                raise unmodelled("a cast to regproc of anything but a string")
+            dt.parent.replace(operand)
             continue
-        kind = dt.args.get("kind")
-        parts = kind.flatten() if isinstance(kind, exp.Dot) else [kind]
-        names = [real_value(p) if isinstance(p, exp.Identifier) else str(p) for p in parts]
-        if len(names) == 2 and names[0] == "pg_catalog":
-            names = names[1:]
-        name = names[0] if len(names) == 1 else None
-        if name in _CUSTOM_TYPES:
-            dt.replace(exp.DataType.build(_CUSTOM_TYPES[name]))
-        elif name not in _NAMED_TYPES:
-            written = kind.sql() if isinstance(kind, exp.Expression) else str(kind)
-            err = not_implemented(f"unsupported data type: {written}")
-            raise _bind_failure(node, dt.parent if dt.parent is not None else dt, err)
+        try:
+            bound = bind_cast_type(dt)
+        except RwError as err:
+            raise bind_failure(node, dt.parent if dt.parent is not None else dt, err) from None
+        if bound is not dt:
+            bound.meta["rw_type"] = rw  # the column keeps the name the type as written gives
+            dt.replace(bound)
+
+
+def _bind_custom_operators(node: exp.Expression) -> None:
+    """An operator RisingWave's binder has no function for: ``binary op: "=="`` (a custom
+    one's name in Debug form) or ``binary op: Xor`` (``binary_op.rs:251-255``)."""
+    for op in node.find_all(ast.CustomOperator):
+        name = op.args["op"]
+        shown = "Xor" if name.upper() == "XOR" else '"' + name + '"'
+        err = not_implemented(f"binary op: {shown}")
+        tail = "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/112"
+        err.causes[-1] = err.causes[-1].replace(NOT_IMPLEMENTED_TAIL, tail)
+        raise bind_failure(node, op, err)
 
 
 def bind_types_and_unmodelled(node: exp.Expression) -> None:
@@ -345,6 +347,7 @@ def bind_types_and_unmodelled(node: exp.Expression) -> None:
     RisingWave does not know; and what RisingWave runs and rwalter does not model: ASOF joins
     (``binder/relation/join.rs:95-96``) and ``FETCH ... WITH TIES`` (a TopN with ties,
     ``planner/query.rs:64``), which the store would cut at the count."""
+    _bind_custom_operators(node)
     _bind_data_types(node)
     if any(j.args.get("method") == "ASOF" for j in node.find_all(exp.Join)):
         raise unmodelled("ASOF JOIN")
@@ -354,7 +357,9 @@ def bind_types_and_unmodelled(node: exp.Expression) -> None:
             raise unmodelled("FETCH ... WITH TIES")
 
 
-def _bind_failure(node: exp.Expression, at: exp.Expression, err: RwError) -> RwError:
+def bind_failure(node: exp.Expression, at: exp.Expression, err: RwError) -> RwError:
+    """``err`` under ``Failed to bind expression: <the item or clause at stands in>``, as
+    ``bind_expr`` wraps a binding error (``binder/expr/mod.rs:50-64``)."""
     bare = item_of(node, at)
     bare = bare.this if isinstance(bare, exp.Alias) else bare
     return RwError([f"Failed to bind expression: {to_sql(bare)}", *err.causes], err.code)
@@ -411,12 +416,21 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         try:
             constant = _constant(session, f, name)
         except RwError as err:  # bind_expr names the item (binder/expr/mod.rs:57-64)
-            raise _bind_failure(node, f, err) from None
+            raise bind_failure(node, f, err) from None
         if constant is not None:
             if isinstance(f.parent, exp.Select) and f.arg_key == "expressions":
                 # the column keeps the function's name (``select version()`` -> version)
                 constant = exp.alias_(constant, name or f.sql_name().lower(), quoted=True)
             f.replace(constant)
+            continue
+        if isinstance(f, tuple(CLOCK_WORDS)) and name is None:  # a bare word: a column's name
+            word = CLOCK_WORDS[type(f)]
+            select = f.find_ancestor(exp.Select)
+            inputs = input_columns(session.client.batch, select) if select is not None else set()
+            if inputs is not None and word not in inputs:
+                err = RwError([f"Item not found: Invalid column: {word}"], QUERY)
+                raise bind_failure(node, f, err)
+            f.replace(exp.column(exp.to_identifier(word, quoted=True)))
             continue
         if isinstance(f, exp.CurrentTimestamp) and not _args(f):  # now(), current_timestamp
             # (the store's own keyword would read a select item named current_timestamp)
@@ -437,7 +451,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         if (isinstance(f, exp.Cast) and is_regclass(f.to)) or name in ARITIES:
             bad = arity_error(name, len(_args(f))) if name else None
             if bad is not None:
-                raise _bind_failure(node, f, bad)
+                raise bind_failure(node, f, bad)
             if name in ARITIES and len(_args(f)) not in ARITIES[name]:
                 raise no_function(name, f, item_of(node, f), columns, known=True)
             frontend_calls.append((f, name))  # bound once their arguments are
@@ -505,6 +519,7 @@ def bind_stored_query(session, node: exp.Expression) -> exp.Expression:
 
 
 __all__ = [
+    "bind_failure",
     "bind_stored_query",
     "bind_surface",
     "bind_types_and_unmodelled",

@@ -460,3 +460,12 @@ STATEMENT_NODES = (
     DropObject,
     CreateSchema,
 )
+
+
+class CustomOperator(exp.Expression, exp.Binary):
+    """``a <op> b`` with an operator RisingWave's tokenizer makes a ``Token::Op`` of and its
+    binder has no function for (``==``, ``//``, ``**``...): ``BinaryOperator::Custom``
+    (``src/sqlparser/src/parser.rs:1318``), or ``XOR`` (``BinaryOperator::Xor``); ``op`` as
+    written (``XOR`` for the keyword)."""
+
+    arg_types = {"this": True, "expression": True, "op": True}

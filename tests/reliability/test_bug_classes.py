@@ -154,9 +154,10 @@ def test_duplicate_column_names_get_risingwaves_error(session) -> None:
 
 def test_a_type_rwalter_cannot_hold_is_a_clear_error(session) -> None:
     e = err(session, "CREATE TABLE t (a INT, b vector(3))")
-    assert (e.code, e.message) == (
+    assert (e.code, e.message) == (  # bind_data_type binds VECTOR(n) (binder/expr/mod.rs:1139)
         "unsupported-statement",
-        'rwalter cannot hold column "b": it does not model the data type vector(3)',
+        "rwalter does not model the data type VECTOR(3) (RisingWave has it); it models "
+        "streaming jobs, their fragments and parallelism, and the catalogs clients read",
     )
     # INT takes no modifier: RisingWave's parser stops there (parser_v2/data_type.rs:188-236).
     e = err(session, "CREATE TABLE t (a INT, b int(((,))))")
@@ -264,22 +265,22 @@ def test_the_result_bound_keeps_duplicate_column_names(session) -> None:
 def test_an_insert_past_its_bound_is_refused_and_leaves_the_table_empty(session) -> None:
     """An INSERT of two billion rows used to take 8.6 GB; its source is bounded before DuckDB
     runs it (``MAX_INSERT_ROWS`` + 1 rows at most), and the failed statement leaves nothing."""
-    from rwalter.frontend import query
+    from rwalter.frontend import dml
 
     ok(session, "CREATE TABLE t (v BIGINT)")
     e = err(session, "INSERT INTO t SELECT * FROM generate_series(1, 2000000000)")
     assert e.causes == [
-        f"rwalter does not simulate an INSERT past {query.MAX_INSERT_ROWS} rows: it holds them "
+        f"rwalter does not simulate an INSERT past {dml.MAX_INSERT_ROWS} rows: it holds them "
         "in memory, where RisingWave would stream them; add a LIMIT or split the statement"
     ]
     assert ok(session, "SELECT count(*) FROM t").rows == [["0"]]
 
 
 def test_the_bounds_leave_smaller_statements_alone(session, monkeypatch) -> None:
-    from rwalter.frontend import query
+    from rwalter.frontend import dml, query
 
     monkeypatch.setattr(query, "MAX_RESULT_ROWS", 3)
-    monkeypatch.setattr(query, "MAX_INSERT_ROWS", 3)
+    monkeypatch.setattr(dml, "MAX_INSERT_ROWS", 3)
     ok(session, "CREATE TABLE t (v INT)")
     assert ok(session, "INSERT INTO t SELECT * FROM generate_series(1, 3)").tag == "INSERT 0 3"
     assert err(session, "INSERT INTO t SELECT * FROM generate_series(1, 4)").code == (

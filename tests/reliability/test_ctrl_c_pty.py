@@ -16,7 +16,7 @@ from pathlib import Path
 from tests.repl.test_repl_pty import PROMPT, TIMEOUT, pexpect, repl_env
 
 # Counting a hundred billion rows: minutes of work, unless Ctrl-C stops it (an INSERT of billions
-# of rows is refused at once: rwalter.frontend.query.MAX_INSERT_ROWS).
+# of rows is refused at once: rwalter.frontend.dml.MAX_INSERT_ROWS).
 LONG_INSERT = "INSERT INTO t SELECT count(*) FROM generate_series(1, 100000000000)"
 
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlglot.tokens import TokenType
 
-from rwalter.sql.dialect.cursor import _TOKENIZER
+from rwalter.sql.dialect.bridge import _TOKENIZER
 from rwalter.sql.split import Unit, is_complete, split_script
 
 

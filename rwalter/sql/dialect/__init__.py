@@ -30,8 +30,9 @@ methods for expression classes defined outside sqlglot).
 
 This package is the only part of rwalter touching sqlglot internals (tokens,
 ``Parser.raise_error``). Its modules: ``errors`` (parser errors and the caret block), ``cursor``
-(the sqlglot subclass and a token cursor), ``values`` (the SET value grammar), ``alter`` (the
-ALTER family), ``statements`` (SHOW, CANCEL, WAIT, SET, RESET, EXPLAIN), ``ddl`` (CREATE, DROP),
+(the token cursor), ``bridge`` (the sqlglot subclass for queries and expressions, and the door
+the statement parsers hand them through), ``foreign`` (what sqlglot reads and RisingWave does
+not), ``values`` (the SET value grammar), ``alter`` (the ALTER family), ``statements`` (SHOW, CANCEL, WAIT, SET, RESET, EXPLAIN), ``ddl`` (CREATE, DROP),
 ``dispatch`` (``parse_statement``) and ``printing`` (``to_sql``, ``transpile_query``).
 """
 
@@ -63,7 +64,8 @@ __all__ = [
     "transpile_query",
 ]
 
-from rwalter.sql.dialect.cursor import RWalter, real_value  # noqa: E402
+from rwalter.sql.dialect.bridge import RWalter  # noqa: E402
+from rwalter.sql.dialect.cursor import real_value  # noqa: E402
 from rwalter.sql.dialect.depth import TooDeep  # noqa: E402
 from rwalter.sql.dialect.dispatch import parse_statement  # noqa: E402
 from rwalter.sql.dialect.errors import SqlParseError  # noqa: E402

@@ -1,10 +1,12 @@
-"""CREATE TABLE / SOURCE / MATERIALIZED VIEW / VIEW / SINK / INDEX / DATABASE and DROP; queries
-inside them are handed to sqlglot's parser, never to its Command fallback.
+"""CREATE TABLE / SOURCE / MATERIALIZED VIEW / VIEW / SINK / INDEX / DATABASE / SCHEMA and DROP.
+
+Models ``parse_create`` and the ``parse_create_*`` functions of ``src/sqlparser/src/parser.rs``
+and ``DropStatement::parse_to`` (``ast/statement.rs``); the query or expression inside a
+statement is handed to ``bridge.parse_tokens``, never to sqlglot's Command fallback.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from sqlglot import exp
@@ -12,20 +14,9 @@ from sqlglot.tokens import Token, TokenType
 
 from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _RG, _command
-from rwalter.sql.dialect.cursor import _PARSER, _Cursor, _is_word, real_value
-from rwalter.sql.dialect.errors import _Exact, _Fail
-from rwalter.sql.dialect.foreign import (
-    check_brackets,
-    check_by_all,
-    check_quantified_subqueries,
-    is_operand_end,
-    tree_refusal,
-)
+from rwalter.sql.dialect.bridge import parse_tokens
+from rwalter.sql.dialect.cursor import _Cursor, _is_word, real_value
 from rwalter.sql.dialect.values import _literal_item, _render_literal, _set_value
-
-# --------------------------------------------------------------------------------------------
-# DDL
-# --------------------------------------------------------------------------------------------
 
 _QUERY_START = {TokenType.SELECT, TokenType.WITH, TokenType.VALUES, TokenType.L_PAREN}
 
@@ -55,76 +46,11 @@ def _sub_query(c: _Cursor, stop: Callable[[int], bool] | None = None) -> exp.Exp
     if t is None or t.token_type not in _QUERY_START:
         raise c.fail("SELECT, VALUES, or a subquery in the query body")
     end = _scan_to(c, stop) if stop is not None else c.n
-    node = _sqlglot_parse(c, c.i, end)
+    node = parse_tokens(c, c.i, end)
     if not isinstance(node, exp.Query):
         raise c.fail_at("expected a query", t)
     c.i = end
     return node
-
-
-def _sqlglot_parse(c: _Cursor, i: int, j: int) -> exp.Expression:
-    """Parse ``toks[i:j]`` with sqlglot (errors carry source offsets via ``raise_error``)."""
-    toks = c.toks[i:j]
-    end = c.toks[j] if j < len(c.toks) else None
-
-    def fail(what: str, tok: Token | None) -> _Fail:
-        tok = tok or end
-        return _Fail(f"expected {what}, found: {c.display(tok)}", c.offset_of(tok))
-
-    # ``Word::to_ident`` refuses an empty quoted name wherever a name stands
-    # (``src/sqlparser/src/parser.rs:6403-6412``); sqlglot would take it.
-    for t in toks:
-        if t.token_type == TokenType.IDENTIFIER and t.text == "":
-            raise c.fail_at('zero-length delimited identifier at or near """"', t)
-    check_brackets(toks, lambda t: is_operand_end(t, _is_word), fail)
-    check_quantified_subqueries(toks, fail)
-    check_by_all(toks, fail)
-    try:
-        result = _PARSER.parse(toks, c.sql)
-    except _Exact as e:
-        raise _Fail(
-            e.message, e.offset if e.offset is not None or j >= len(c.toks) else c.toks[j].start
-        ) from None
-    except _Fail as e:
-        # past the query's last token: RisingWave's parser stands on the `;` if there is one
-        offset = e.offset if e.offset is not None or j >= len(c.toks) else c.toks[j].start
-        raise _Fail(_sqlglot_message(c, e.message, offset, j), offset) from None
-    nodes = [n for n in result if n is not None]
-    if len(nodes) != 1:
-        raise c.fail_at("expected a query", toks[0] if toks else None)
-    refusal = tree_refusal(nodes[0])
-    if refusal is not None:
-        raise _Fail(refusal, end.start if end is not None else None)
-    return nodes[0]
-
-
-_SQLGLOT_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^Expecting (.+)$"), "expected {0}"),
-    # a relation's name is an object name, whose parts are identifiers (parser.rs:4476-4545)
-    (re.compile(r"^Expected table name but got"), "expected identifier"),
-    (re.compile(r"^Expected (.+?) but got"), "expected {0}"),
-    (re.compile(r"^Required keyword: .* missing"), "expected an expression"),
-    (re.compile(r"^Invalid expression / Unexpected token"), "expected end of statement"),
-    (re.compile(r"^Expected CTE to have alias"), "expected identifier"),
-)
-
-
-def _sqlglot_message(c: _Cursor, message: str, offset: int | None, end: int) -> str:
-    """Reword a sqlglot error as RisingWave's ``expected ..., found: <token>``."""
-    tok = None
-    if offset is not None:
-        for t in c.toks:
-            if t.start == offset:
-                tok = t
-                break
-    if tok is None and end < len(c.toks):
-        tok = c.toks[end]
-    found = c.display(tok)
-    for pattern, template in _SQLGLOT_REWRITES:
-        m = pattern.match(message)
-        if m:
-            return template.format(*m.groups()) + f", found: {found}"
-    return f"syntax error at or near {found}"
 
 
 # The words an option value may be (``parse_value_and_obj_ref``, ``parser.rs``); ``connection``
@@ -297,7 +223,7 @@ def _option_expr(c: _Cursor) -> exp.Expression:
     end = _scan_to(c, stop)
     if end == start:
         raise c.fail("an expression")
-    expr = _sqlglot_parse(c, start, end)
+    expr = parse_tokens(c, start, end)
     c.i = end
     return expr
 
@@ -373,7 +299,7 @@ def _watermark(c: _Cursor) -> ast.Watermark:
     start, end = c.i, _scan_to(c, stop)
     if end == start:
         raise c.fail("an expression")
-    expr = _sqlglot_parse(c, start, end)
+    expr = parse_tokens(c, start, end)
     c.i = end
     return ast.Watermark(this=column, expression=expr, with_ttl=c.words("WITH", "TTL") or None)
 
@@ -518,7 +444,7 @@ def _index_key(c: _Cursor) -> exp.Expression:
     end = _scan_to(c, stop)
     if end == c.i:
         raise c.fail("an expression")
-    key = _sqlglot_parse(c, c.i, end)
+    key = parse_tokens(c, c.i, end)
     c.i = end
     return key
 

@@ -12,10 +12,13 @@ from sqlglot.tokens import Token, TokenType
 
 from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _command, _parse_alter
-from rwalter.sql.dialect.cursor import _TOKENIZER, _Cursor, _is_word
-from rwalter.sql.dialect.ddl import _parse_create, _parse_drop, _sqlglot_parse
+from rwalter.sql.dialect.bridge import _TOKENIZER, parse_tokens
+from rwalter.sql.dialect.cursor import _Cursor, _is_word
+from rwalter.sql.dialect.ddl import _parse_create, _parse_drop
 from rwalter.sql.dialect.depth import check_length, check_nesting, check_tree_depth
 from rwalter.sql.dialect.errors import SqlParseError, _Fail, _position
+from rwalter.sql.dialect.foreign import is_operand_end
+from rwalter.sql.dialect.operators import rw_operators
 from rwalter.sql.dialect.statements import (
     _parse_cancel,
     _parse_copy,
@@ -74,9 +77,10 @@ _STATEMENTS: dict[str, _Handler] = {
 
 def _tokenize(text: str) -> list[Token]:
     try:
-        return _TOKENIZER.tokenize(text)
+        toks = _TOKENIZER.tokenize(text)
     except TokenError as e:
         raise _tokenizer_failure(text) from e
+    return rw_operators(text, toks, lambda t: is_operand_end(t, _is_word))
 
 
 def _tokenizer_failure(text: str) -> _Fail:
@@ -127,7 +131,7 @@ def _parse(text: str) -> exp.Expression:
             c.i = 1
             if not c.words(_DML_SECOND_WORD[word]):
                 raise c.fail(_DML_SECOND_WORD[word])
-        node = _sqlglot_parse(c, 0, n)
+        node = parse_tokens(c, 0, n)
         if isinstance(node, exp.Command):
             raise c.fail_at(f"expected statement, found: {c.display(first)}", first)
         c.i = n

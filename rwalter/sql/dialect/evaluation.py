@@ -43,7 +43,7 @@ import re
 
 from sqlglot import exp
 
-__all__ = ["EXPR_ERROR_SEP", "expr_error_causes", "rewrite_evaluation"]
+__all__ = ["EXPR_ERROR_SEP", "LIST_SUBSCRIPT", "expr_error_causes", "rewrite_evaluation"]
 
 # What separates RisingWave's causes inside a DuckDB error raised by ``error(...)``.
 EXPR_ERROR_SEP = "\x1f"
@@ -72,20 +72,65 @@ _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
     """``node`` (a copy, when anything changes) with ``/`` as DuckDB's typed ``//``, each
     division or modulus by something other than a non-zero literal guarded by RisingWave's
-    error for a zero divisor, and each string literal cast to an integer parsed as RisingWave
-    parses it."""
-    if not any(_rewritten_here(n) for n in node.find_all(exp.Cast, exp.Div, exp.Mod)):
+    error for a zero divisor, each string literal cast to an integer parsed as RisingWave
+    parses it, and each list subscript as RisingWave's."""
+    kinds = (exp.Cast, exp.Div, exp.Mod, exp.Bracket, exp.Is)
+    if not any(_rewritten_here(n) for n in node.find_all(*kinds)):
         return node
     node = node.copy()
     # One walk, innermost first, so that a guard prints its operands already rewritten.
-    found = [n for n in node.find_all(exp.Cast, exp.Div, exp.Mod) if _rewritten_here(n)]
+    found = [n for n in node.find_all(*kinds) if _rewritten_here(n)]
     for n in reversed(found):
-        n.replace(_parsed_integer(n) if isinstance(n, exp.Cast) else _rewritten(n))
+        if isinstance(n, exp.Bracket):
+            _list_subscript(n)
+        elif isinstance(n, exp.Is):
+            n.replace(_is_json(n))
+        else:
+            n.replace(_parsed_integer(n) if isinstance(n, exp.Cast) else _rewritten(n))
     return node
 
 
 def _rewritten_here(n: exp.Expression) -> bool:
+    if isinstance(n, exp.Bracket):
+        return bool(n.meta.get(LIST_SUBSCRIPT))
+    if isinstance(n, exp.Is):
+        return isinstance(n.expression, exp.JSON)
     return not isinstance(n, exp.Cast) or _string_to_integer(n)
+
+
+# ``IS JSON [VALUE|ARRAY|OBJECT|SCALAR]``: the text parses as JSON, and its first character
+# after white space opens that kind (``is_json``, ``src/expr/impl/src/scalar/jsonb_info.rs:33-53``;
+# ``bind_is_json`` ignores ``UNIQUE KEYS``, ``binder/expr/mod.rs:333-357``).
+_JSON_OPENERS = {"ARRAY": r"^\s*\[", "OBJECT": r"^\s*\{", "SCALAR": r"^\s*[\[{]"}
+
+
+def _is_json(n: exp.Is) -> exp.Expression:
+    text = exp.cast(n.this.copy(), "VARCHAR")
+    valid: exp.Expression = exp.func("json_valid", text)
+    kind = str(n.expression.this or "VALUE").upper()
+    if kind in _JSON_OPENERS:
+        opens = exp.func("regexp_matches", text.copy(), exp.Literal.string(_JSON_OPENERS[kind]))
+        valid = exp.and_(valid, exp.not_(opens) if kind == "SCALAR" else opens)
+    return exp.paren(valid)
+
+
+# Marks a subscript whose operand the binder found to be a list (``rwalter.frontend.query``).
+LIST_SUBSCRIPT = "rw_list_subscript"
+
+
+def _list_subscript(b: exp.Bracket) -> None:
+    """``array_access``: an index below 1 is NULL (``src/expr/impl/src/scalar/array_access.rs:
+    20-27``), where the store counts a negative one from the end; ``array_range_access``: the
+    start is at least 1 and the end at least 0 (``array_range_access.rs:21-33``)."""
+    for e in b.expressions:
+        if isinstance(e, exp.Slice):
+            for key, least in (("this", 1), ("expression", 0)):
+                bound = e.args.get(key)
+                if bound is not None:
+                    e.set(key, exp.func("GREATEST", bound.copy(), exp.Literal.number(least)))
+        else:  # sqlglot keeps an index 0-based (and prints it + 1): RisingWave's 1 is 0 here
+            at_least_one = exp.GTE(this=e.copy(), expression=exp.Literal.number(0))
+            e.replace(exp.case().when(at_least_one, e.copy()))
 
 
 # sqlglot's integer types -> (RisingWave's name, as ``ctx.return_type`` prints it; bits)

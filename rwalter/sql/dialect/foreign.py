@@ -9,9 +9,9 @@ same token with the same words, or read them as RisingWave reads them (a DuckDB 
 just a type name, a ``GLOB`` after an expression is its alias).
 
 Each construct is one entry of a table below, with the RisingWave code that decides it; the
-parser overrides in :class:`rwalter.sql.dialect.cursor.RWalter` consult these tables. Error
+parser overrides in :class:`rwalter.sql.dialect.bridge.RWalter` consult these tables. Error
 texts are written ``Expecting <what>`` and reworded to ``expected <what>, found: <token>`` by
-the one rewriting step every sqlglot error goes through (``ddl._sqlglot_message``).
+the one rewriting step every sqlglot error goes through (``bridge._sqlglot_message``).
 """
 
 from __future__ import annotations
@@ -26,10 +26,13 @@ _Failer = Callable[[str, Token | None], Exception]
 
 __all__ = [
     "ASOF_SIDE_ERROR",
+    "CLOCK_WORDS",
     "FLOAT_PRECISION",
     "FLOAT_PRECISION_ERROR",
     "FOREIGN_WORDS",
     "JOIN_CONSTRAINT_NEEDED",
+    "LIMIT_AND_FETCH",
+    "QUERY_CLAUSES",
     "RESERVED_WORDS",
     "SET_OPERATION_FOLLOWERS",
     "STAR_OPERATORS",
@@ -55,12 +58,34 @@ FOREIGN_WORDS: frozenset[str] = frozenset(
         "DECIMAL32", "DECIMAL64", "DECIMAL128", "DECIMAL256", "DATETIME", "TIMESTAMPNTZ",
         "TIMESTAMP_NTZ", "TIMESTAMPLTZ", "TIMESTAMP_LTZ", "TIME_NS", "NVARCHAR", "NVARCHAR2",
         "VARCHAR2", "CLOB", "MONEY", "HSTORE", "INET", "GEOGRAPHY", "GEOMETRY",
+        # Postgres's and DuckDB's other type names, none a type keyword of RisingWave's
+        # (``bpchar``, ``oid``, ``name``, ``timetz``, ``bit``... are ``Custom``; JSON stays a
+        # word of sqlglot's for ``IS JSON``, and a cast to it is bound by its spelling)
+        "BPCHAR", "OID", "NAME", "TIMETZ", "BIT", "VARBINARY", "BIGNUM", "BIGSERIAL",
+        "SMALLSERIAL", "BYTE", "CSTRING", "DECFLOAT", "FIXED", "LIST", "LONG", "LONGVARCHAR",
+        "NCHAR", "NUMBER", "POINT", "SHORT", "STR", "XML", "INT4RANGE", "INT4MULTIRANGE",
+        "INT8RANGE", "INT8MULTIRANGE", "NUMRANGE", "NUMMULTIRANGE", "DATERANGE",
+        "DATEMULTIRANGE", "TSRANGE", "TSMULTIRANGE", "TSTZRANGE", "TSTZMULTIRANGE",
+        "REGCOLLATION", "REGCONFIG", "REGDICTIONARY", "REGNAMESPACE", "REGOPER", "REGOPERATOR",
+        "REGPROCEDURE", "REGROLE", "REGTYPE",
         # DuckDB's, MySQL's and T-SQL's operators and clauses: none is a word of RisingWave's
         # (keywords.rs), so after a table or an expression each is an alias
         "GLOB", "REGEXP", "RLIKE", "<=>", "SEMI", "ANTI", "APPLY", "QUALIFY", "PIVOT", "UNPIVOT",
         "STRAIGHT_JOIN",
     }
 )  # fmt: skip
+
+
+# SQL's clock words, which sqlglot reads as calls and RisingWave's parser as plain identifiers
+# (none is reserved, ``keywords.rs``; of them only ``current_timestamp`` is a function without
+# arguments, ``binder/expr/function/mod.rs:50-58``): a bare ``current_date`` names a column, and
+# prints as the word.
+CLOCK_WORDS: dict[type[exp.Expression], str] = {
+    exp.CurrentDate: "current_date",
+    exp.CurrentTime: "current_time",
+    exp.Localtime: "localtime",
+    exp.Localtimestamp: "localtimestamp",
+}
 
 
 # ``GROUP BY ALL`` (sqlglot reads ``GROUP BY`` as one token): ALL is reserved and opens ``ALL (expr)`` (``parser.rs:663-664``: ``expect_token(LParen)``);
@@ -191,6 +216,27 @@ SET_OPERATION_FOLLOWERS: dict[str, str] = {
     "BY": "SELECT, VALUES, or a subquery in the query body",  # DuckDB's UNION BY NAME
     "DISTINCT": "SELECT, VALUES, or a subquery in the query body",
 }
+
+# The clauses after a select list, in the order RisingWave reads them: ``parse_select``
+# (``parser.rs:5014-5094``: WHERE, GROUP BY, HAVING, WINDOW), then ``parse_query``
+# (``parser.rs:4853-4885``: ORDER BY, LIMIT and OFFSET in either order, FETCH). Keyed by the
+# token opening the clause: (rank, the query node's argument it fills). A clause out of this
+# order, or twice, is not read, so the statement fails at its token as RisingWave's does
+# (``expected end of statement``, or ``expected )`` in a subquery); sqlglot's other modifiers
+# (DuckDB's QUALIFY and USING SAMPLE, ClickHouse's PREWHERE, Hive's CLUSTER BY, Oracle's
+# CONNECT BY, ``FOR UPDATE``...) are not read at all.
+QUERY_CLAUSES: dict[TokenType, tuple[int, str]] = {
+    TokenType.WHERE: (0, "where"),
+    TokenType.GROUP_BY: (1, "group"),
+    TokenType.HAVING: (2, "having"),
+    TokenType.WINDOW: (3, "windows"),
+    TokenType.ORDER_BY: (4, "order"),
+    TokenType.LIMIT: (5, "limit"),
+    TokenType.OFFSET: (5, "offset"),
+    TokenType.FETCH: (6, "limit"),
+}
+# ``LIMIT`` then ``FETCH`` (``parse_query``, ``parser.rs:4873-4876``), reported after FETCH.
+LIMIT_AND_FETCH = "Cannot specify both LIMIT and FETCH"
 
 # A join whose operator needs ON or USING (``parse_joins``, ``parser.rs:5506-5514``): keyed
 # by (ASOF, side), what RisingWave names it in ``expected join constraint after ...``.

@@ -10,9 +10,10 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from rwalter.sql import ast
-from rwalter.sql.dialect.cursor import RWalter
+from rwalter.sql.dialect.bridge import RWalter
 from rwalter.sql.dialect.dispatch import parse_statement
 from rwalter.sql.dialect.evaluation import rewrite_evaluation
+from rwalter.sql.dialect.foreign import CLOCK_WORDS
 from rwalter.sql.dialect.struct_fields import rewrite_field_wildcards
 from rwalter.sql.dialect.time_windows import rewrite_windows
 from rwalter.sql.dialect.values import _render_literal
@@ -343,6 +344,19 @@ _TRANSFORMS: dict[type[exp.Expression], Callable[..., str]] = {
     ast.DropObject: _g_drop,
     ast.SetVariableValue: lambda g, e: _value_sql(e),
     ast.SetValueItem: lambda g, e: _item_sql(e),
+    **{
+        cls: (lambda word: lambda g, e: f"{e.meta['rw_name']}()" if "rw_name" in e.meta else word)(
+            w
+        )
+        for cls, w in CLOCK_WORDS.items()
+    },
+    # ``Value::Boolean`` (``ast/value.rs:68``) prints Rust's ``true`` / ``false``.
+    exp.Boolean: lambda g, e: "true" if e.this else "false",
+    ast.CustomOperator: lambda g, e: f"{g.sql(e, 'this')} {e.args['op']} {g.sql(e, 'expression')}",
+    # ``Expr::Exists`` (``ast/mod.rs:713``): a space before the subquery.
+    exp.Exists: lambda g, e: (
+        f"EXISTS ({g.sql(e.this.unnest() if isinstance(e.this, exp.Subquery) else e.this)})"
+    ),
 }
 RWalter.Generator.TRANSFORMS.update(_TRANSFORMS)
 RWalter.generator_class = RWalter.Generator

@@ -9,8 +9,8 @@ from sqlglot.tokens import Token, TokenType
 
 from rwalter.sql import ast
 from rwalter.sql.dialect.alter import _command, _parse_alter
+from rwalter.sql.dialect.bridge import parse_tokens
 from rwalter.sql.dialect.cursor import _Cursor, _is_word
-from rwalter.sql.dialect.ddl import _sqlglot_parse
 from rwalter.sql.dialect.transaction import parse_set_transaction
 from rwalter.sql.dialect.values import _set_value
 
@@ -201,7 +201,7 @@ def _parse_copy(c: _Cursor, start_tok: Token) -> exp.Expression:
     if j >= c.n:
         c.i = c.n
         raise c.fail(")")
-    query = _sqlglot_parse(c, c.i + 1, j)
+    query = parse_tokens(c, c.i + 1, j)
     c.i = j + 1
     if c.words("FROM", "STDIN"):
         return _command(c, start_tok)

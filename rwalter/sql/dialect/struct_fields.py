@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from rwalter.sql.dialect.cursor import RWalter, real_value
+from rwalter.sql.dialect.bridge import RWalter
+from rwalter.sql.dialect.cursor import real_value
 
 
 def struct_fields(type_text: str) -> tuple[str, ...] | None:
