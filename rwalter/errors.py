@@ -73,6 +73,10 @@ class RwError(Exception):
     position: tuple[int, int] | None = None  # 1-based (line, col) inside the statement
     # pgwire's own errors (a caught panic) are not query errors: no "Failed to run the query".
     bare: bool = False
+    # The store's own words for a query it refused, where rwalter has no RisingWave text for it.
+    # They never reach a user: the session's door replaces them (:func:`without_store_text`);
+    # until then the binder's mappings may still read them.
+    store_text: bool = False
 
     def __post_init__(self) -> None:
         super().__init__(self.message)
@@ -166,6 +170,21 @@ def unmodelled(what: str) -> RwError:
             "their fragments and parallelism, and the catalogs clients read"
         ],
         UNSUPPORTED_STATEMENT,
+    )
+
+
+def without_store_text(err: RwError) -> RwError:
+    """``err`` with the store's words (``store_text``) replaced by an honest refusal: nothing of
+    the store shows through, and rwalter does not guess RisingWave's text."""
+    if not err.store_text:
+        return err
+    return RwError(
+        [
+            "rwalter cannot give RisingWave's answer to this query: evaluating it failed in a "
+            "way rwalter does not model, so it has no RisingWave error text to show"
+        ],
+        UNSUPPORTED_STATEMENT,
+        position=err.position,
     )
 
 

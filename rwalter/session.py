@@ -15,7 +15,14 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from rwalter.errors import PARSE_ERROR, RwError, StatementCancelled, cancelled_error, is_interrupt
+from rwalter.errors import (
+    PARSE_ERROR,
+    RwError,
+    StatementCancelled,
+    cancelled_error,
+    is_interrupt,
+    without_store_text,
+)
 from rwalter.result import Result
 from rwalter.sql.split import Unit, split_script
 
@@ -179,6 +186,7 @@ class Session:
                 error=RwError([f"internal simulator error: {type(exc).__name__}: {exc}"], "bug")
             )
         if result.error is not None:
+            result.error = without_store_text(result.error)
             self.last_error = result.error
         return result
 

@@ -174,7 +174,7 @@ def duck_error(exc: Exception) -> RwError:
     missing = _DUCK_NO_FUNCTION.match(text)
     if missing:  # a RisingWave function the binder knows and the store does not evaluate
         return unmodelled(f"the function {missing.group(1)}")
-    return RwError([text], QUERY)
+    return RwError([text], QUERY, store_text=True)
 
 
 # DuckDB's text for a function it lacks; never shown as such (nothing of DuckDB shows through).
