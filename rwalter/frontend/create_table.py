@@ -215,7 +215,7 @@ def create_storage(
         options = []
     ddl = ", ".join(p + o for p, o in zip(plain, options or [""] * len(plain), strict=True))
     try:
-        batch.execute(f"CREATE TABLE {storage_name(name)} ({ddl or '_row_id BIGINT'})")
+        batch.create_table(storage_name(name), ddl or "_row_id BIGINT")
     except duckdb.Error as exc:  # a type RisingWave's parser may take but rwalter cannot hold
         raise unstorable_type(batch, cols, types, exc) from None
 

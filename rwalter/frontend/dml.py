@@ -61,7 +61,7 @@ from rwalter.frontend.query import (
 )
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
-from rwalter.meta.client import Relation
+from rwalter.meta.client import Relation, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast, parse_statement
 from rwalter.sql.dialect import real_value, transpile_query
@@ -284,6 +284,11 @@ MAX_INSERT_ROWS = 10_000_000
 def bind_dml(session, node: exp.Expression) -> exp.Expression:
     """The binder's checks of an INSERT/UPDATE/DELETE, target first as
     RisingWave binds it, then its relations are visible; returns the statement to run."""
+    return _bind_dml(session, node)[0]
+
+
+def _bind_dml(session, node: exp.Expression) -> tuple[exp.Expression, Relation | None]:
+    """:func:`bind_dml`, and the target table's catalog entry."""
     check_number_literals(node)
     _, rel = dml_target(session, node)
     named = check_insert_columns(node, rel) if isinstance(node, exp.Insert) and rel else None
@@ -300,7 +305,7 @@ def bind_dml(session, node: exp.Expression) -> exp.Expression:
         check_update(node, rel)
     elif rel is not None and isinstance(node, exp.Delete):
         check_delete(node, rel)
-    return node
+    return node, rel
 
 
 def _source_width(session, source: exp.Expression) -> int:
@@ -330,10 +335,19 @@ def _set_proctime(session, node: exp.Expression) -> None:
         )
 
 
+# The change each DML makes to its table's row count, per row it writes.
+_DML_SIGNS = {"INSERT": 1, "DELETE": -1, "UPDATE": 0}
+
+
 def handle_dml(session, node: exp.Expression) -> Result:
-    node = bind_dml(session, node)
+    node, rel = _bind_dml(session, node)
     _set_proctime(session, node)
     source = node.args.get("expression") if isinstance(node, exp.Insert) else None
+    # An INSERT of literal rows (within the row limit), an UPDATE or a DELETE cannot fail once
+    # DuckDB has run it: nothing of the statement comes after.
+    last = not isinstance(node, exp.Insert) or (
+        isinstance(source, exp.Values) and len(source.expressions) <= MAX_INSERT_ROWS
+    )
     if source is not None and not isinstance(source, exp.Values):
         node = node.copy()  # bounded before DuckDB runs it: a billion rows are never made
         node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
@@ -346,12 +360,17 @@ def handle_dml(session, node: exp.Expression) -> Result:
         result = run_duck(session, transpile_query(bound, copy=False))
         n = len(result.rows)
     else:
+        sql = transpile_query(bound, copy=bound is node)
+        batch = session.client.batch
         try:
-            count = session.client.batch.execute(transpile_query(bound, copy=bound is node))
-            row = count.fetchone()
+            if rel is None:
+                row = batch.execute(sql).fetchone()
+                n = int(row[0]) if row else 0
+            else:
+                n = batch.dml(sql, storage_name(rel.name), _DML_SIGNS[word], last=last)
         except duckdb.Error as exc:
             raise duck_error(exc) from None
-        result, n = Result(), int(row[0]) if row else 0
+        result = Result()
     if word == "INSERT" and n > MAX_INSERT_ROWS:
         raise too_many_rows("an INSERT", MAX_INSERT_ROWS)
     result.tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"

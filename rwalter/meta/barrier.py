@@ -68,15 +68,20 @@ class Barrier:
     """The barrier manager of one simulated cluster."""
 
     def __init__(
-        self, catalog: MetaCatalog, streams: StreamManager, auto_control: Callable[[], bool]
+        self,
+        catalog: MetaCatalog,
+        streams: StreamManager,
+        auto_control: Callable[[], bool],
+        reschedules: list[dict[str, Any]] | None = None,
     ) -> None:
         self.catalog = catalog
         self.streams = streams
         self.auto_control = auto_control
         # What the meta node rescheduled on its own during the statement (post-backfill
         # restores, automatic passes at a barrier), each a plan with its reason; the meta
-        # client hands them to the statement's answer (``MetaClient.take_reschedules``).
-        self.reschedules: list[dict[str, Any]] = []
+        # client hands them to the statement's answer (``MetaClient.take_reschedules``). The
+        # node owns the list, so that reading it does not build the barrier manager.
+        self.reschedules: list[dict[str, Any]] = [] if reschedules is None else reschedules
 
     def _record(self, plan: dict[str, Any] | None) -> None:
         if plan is not None:

@@ -62,7 +62,9 @@ CHECK_ENV = "RWALTER_STORE_CHECK"
 
 # Nothing of DuckDB's outside the store is reachable through this connection: no files, no
 # extensions, no settings changed (a user's SQL runs on it; rwalter itself needs none of them).
-LOCK_DOWN = "SET enable_external_access = false; SET lock_configuration = true"
+# One DuckDB thread: the store's queries read a few thousand rows at most, which a second
+# thread only costs memory and wake-ups for.
+LOCK_DOWN = "SET threads = 1; SET enable_external_access = false; SET lock_configuration = true"
 
 
 class StoreError(Exception):

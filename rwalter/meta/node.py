@@ -83,6 +83,8 @@ class MetaNode:
         self.lock = threading.RLock()
         self._wall_clock = wall_clock
         self._wall = wall_clock()
+        # What the barrier manager rescheduled on its own during the statement (``Barrier``).
+        self.reschedules: list[dict[str, Any]] = []
 
     # The stream and barrier managers are built on first use: a session that only reads the
     # catalogs (``rwalter -c "SHOW JOBS"``) never loads the scale controller or placement.
@@ -96,7 +98,7 @@ class MetaNode:
     def barrier(self) -> Barrier:
         from rwalter.meta.barrier import Barrier
 
-        return Barrier(self.catalog, self.streams, self.auto_control_enabled)
+        return Barrier(self.catalog, self.streams, self.auto_control_enabled, self.reschedules)
 
     @classmethod
     def open(

@@ -57,7 +57,9 @@ _log = math.log
 # (item 1, worker, job), ... A re-render of the same job on the same workers (preview renders,
 # no-op checks, recovery) then hashes ready-made bytes instead of building one object per pair.
 # Columns are rounded up to a power of two (>= 64) so different actor counts share them; longer
-# columns than _COLUMN_CACHE_LIMIT are built per call and not kept.
+# columns than _COLUMN_CACHE_LIMIT are built per call and not kept. The caches hold the columns
+# of the last few jobs rendered (a job's re-renders come together: CREATE then ALTER, a preview
+# then the change); each column is a few kilobytes of hashes, so they are kept small.
 _COLUMN_CACHE_LIMIT = 1024
 
 
@@ -80,12 +82,12 @@ def _hash_column(vnode_items: bool, worker: int, job: int, length: int) -> tuple
     return tuple([h(p + suffix) for p in _item_prefixes(vnode_items, length)])
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)
 def _cached_actor_column(worker: int, job: int, length: int) -> tuple[int, ...]:
     return _hash_column(False, worker, job, length)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)
 def _cached_vnode_column(worker: int, job: int, length: int) -> tuple[int, ...]:
     return _hash_column(True, worker, job, length)
 

@@ -113,6 +113,9 @@ class Renderer:
         self.catalog = catalog
         self.live = catalog.live_compute_slots()
         self._jobs: dict[int, Job] = {}
+        # (job, workers, actors, vnodes) -> the layout ``assign`` gave: a job's ensembles with
+        # the same inputs (a table's DML and Materialize fragments) are placed identically.
+        self._layouts: dict[tuple, list[Slot]] = {}
 
     def job(self, job_id: int) -> Job:
         if job_id not in self._jobs:
@@ -167,15 +170,19 @@ class Renderer:
         workers = self.workers_for(job)
         actors = ensemble_actor_count(self.catalog, entry, job, sum(workers.values()))
         vnodes = 1 if entry.distribution == "SINGLE" else entry.vnode_count
-        try:
-            layout = assign(job.job_id, workers, actors, vnodes)
-        except PlacementError as exc:
-            raise MetaError("internal", str(exc), NO_WORKERS) from None
-        slots: dict[int, Slot] = {}
-        for worker_id, per_actor in layout.items():
-            for idx, vn in per_actor.items():
-                slots[idx] = (worker_id, tuple(vn), ())
-        return [slots[i] for i in range(len(slots))]
+        key = (job.job_id, tuple(workers.items()), actors, vnodes)
+        template = self._layouts.get(key)
+        if template is None:
+            try:
+                layout = assign(job.job_id, workers, actors, vnodes)
+            except PlacementError as exc:
+                raise MetaError("internal", str(exc), NO_WORKERS) from None
+            slots: dict[int, Slot] = {}
+            for worker_id, per_actor in layout.items():
+                for idx, vn in per_actor.items():
+                    slots[idx] = (worker_id, tuple(vn), ())
+            template = self._layouts[key] = [slots[i] for i in range(len(slots))]
+        return template
 
 
 def layout_key(slots: Iterable[Slot]) -> list[tuple[int, tuple[int, ...], tuple[str, ...]]]:

@@ -39,10 +39,11 @@ def _only_reads(sql: str) -> bool:
 
 
 def _keeps_counts(sql: str) -> bool:
-    """SQL after which every relation has the rows it had: a SELECT, or a new view (a view
-    replaced, anything dropped and any DML or other DDL may change some relation's rows)."""
-    head = sql.lstrip()[:12].upper()
-    return head[:6] == "SELECT" or head == "CREATE VIEW "
+    """SQL after which every relation has the rows it had: a SELECT, a new view or a new table
+    (a relation replaced, anything dropped and any DML or other DDL may change some relation's
+    rows)."""
+    head = sql.lstrip()[:13].upper()
+    return head[:6] == "SELECT" or head[:12] == "CREATE VIEW " or head == "CREATE TABLE "
 
 
 class UserData:
@@ -101,16 +102,37 @@ class UserData:
 
         return catalog_views.tables_read(sql)
 
-    def execute(self, sql: str, params: list[Any] | None = None) -> duckdb.DuckDBPyConnection:
+    def execute(
+        self, sql: str, params: list[Any] | None = None, *, last: bool = False
+    ) -> duckdb.DuckDBPyConnection:
         """Run SQL over users' relations in the statement's transaction (flushing first the
-        store tables the SQL can read)."""
+        store tables the SQL can read).
+
+        ``last``: the SQL is the statement's last step that can fail and its only change to
+        the users' rows, so DuckDB's autocommit makes it as atomic as the statement (no BEGIN
+        and COMMIT of its own; see :meth:`MetaCatalog.duck`)."""
         tables = self.tables_read(sql)
         if tables is None or tables:
             self.catalog.flush(tables)
-        conn = self.catalog.duck(writes=not _only_reads(sql))
+        conn = self.catalog.duck(writes=not (last or _only_reads(sql)))
         if self._counts and not _keeps_counts(sql):
             self._counts.clear()
         return conn.execute(sql, params) if params is not None else conn.execute(sql)
+
+    def dml(self, sql: str, storage: str, sign: int, *, last: bool = False) -> int:
+        """Run an INSERT (``sign`` 1), DELETE (-1) or UPDATE (0) of ``storage``; returns the rows
+        it wrote. The storage's row count, when known, follows from that number: the next
+        CREATE over the table need not count its rows again."""
+        known = self._counts.get(storage)
+        row = self.execute(sql, last=last).fetchone()
+        written = int(row[0]) if row else 0
+        if known is not None:
+            self._counts[storage] = known + sign * written
+        return written
+
+    def created_empty(self, storage: str) -> None:
+        """``storage`` is a table just created without rows."""
+        self._counts[storage] = 0
 
     def forget_counts(self) -> None:
         """DuckDB's rows changed outside :meth:`execute` (a rollback, SQL from outside)."""

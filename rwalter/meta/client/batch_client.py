@@ -51,3 +51,15 @@ class BatchClient:
         if reads is not None:
             self._catalog.ensure_views(reads)
         return self._catalog.users.execute(sql, params)
+
+    def create_table(self, storage: str, columns: str) -> None:
+        """A new, empty DuckDB table holding a relation's rows."""
+        users = self._catalog.users
+        users.execute(f"CREATE TABLE {storage} ({columns})")
+        users.created_empty(storage)
+
+    def dml(self, sql: str, storage: str, sign: int, *, last: bool = False) -> int:
+        """Run an INSERT (``sign`` 1), DELETE (-1) or UPDATE (0) of the table ``storage``;
+        returns the rows it wrote. ``last``: nothing after it in the statement can fail (it then
+        needs no transaction of its own)."""
+        return self._catalog.users.dml(sql, storage, sign, last=last)

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from rwalter.common.catalog import JobStatus
 from rwalter.meta.catalog import CLUSTER_ID, Fragment, Job, Relation, Worker
 from rwalter.meta.catalog_views import BASE_EPOCH_MS
-from rwalter.meta.drift import Drift, drift
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rwalter.meta.drift import Drift
     from rwalter.meta.node import MetaNode
 
 
@@ -27,7 +27,7 @@ class CatalogReader:
 
     def __init__(self, node: MetaNode) -> None:
         self._catalog = node.catalog
-        self._barrier = node.barrier
+        self._node = node  # its barrier manager is built when first asked
 
     def relation(self, rel_id: int) -> Relation | None:
         return self._catalog.relation(rel_id)
@@ -143,12 +143,16 @@ class CatalogReader:
         if job is None or job.status not in (JobStatus.INITIAL, JobStatus.CREATING):
             return None
         left = max(job.rows_total - job.rows_consumed, 0)
-        return left, self._barrier.backfill_speed(job)
+        return left, self._node.barrier.backfill_speed(job)
 
     def pending_layout(self, job_id: int) -> list[Drift]:
         """The job's fragments whose running actors are not what the next reschedule would
         render from the catalog on today's workers: a DEFERRED change, or a worker change that
         automatic parallelism control did not apply (``rwalter.meta.drift``)."""
+        # Imported here: it renders with the scale controller and placement, which a session
+        # that only reads the catalog (``rwalter -c "SHOW JOBS"``) never loads.
+        from rwalter.meta.drift import drift
+
         return drift(self._catalog, [job_id])
 
     def ddl_progress(self, job_id: int) -> str | None:

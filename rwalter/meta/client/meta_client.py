@@ -21,7 +21,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rwalter.errors import MetaError, StatementCancelled, cancelled_error, is_interrupt
-from rwalter.meta import scale
 from rwalter.meta.catalog import Relation
 from rwalter.meta.client.batch_client import BatchClient
 from rwalter.meta.client.catalog_reader import CatalogReader
@@ -100,7 +99,7 @@ class MetaClient:
         before it fails. It must be the statement's outermost transaction.
         """
         catalog = self._node.catalog
-        log = self._node.barrier.reschedules
+        log = self._node.reschedules
         kept = len(log)
         if not dry_run:
             try:
@@ -326,9 +325,11 @@ class MetaClient:
     def take_reschedules(self, plan: dict | None) -> dict | None:
         """A statement's own plan with what the meta node rescheduled on its own meanwhile
         (post-backfill restores, automatic passes at barriers), as one plan; the log is emptied."""
-        log = self._node.barrier.reschedules
+        log = self._node.reschedules
         if not log:
             return plan
+        from rwalter.meta import scale  # loaded by what rescheduled
+
         events, log[:] = list(log), []
         return scale.merge_plans([plan, *events])
 
