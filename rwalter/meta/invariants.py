@@ -14,7 +14,13 @@ Each invariant has a short name (the first column of the report):
 * ``vnodes``: each HASH fragment's actors hold its vnodes ``0..vnode_count`` exactly once, and no
   actor holds none;
 * ``singleton``: a SINGLE fragment has exactly one actor; ``actors``: every fragment has one;
-* ``placement``: actors sit on live (RUNNING) streaming compute nodes of the job's resource group;
+* ``placement``: actors sit on live (RUNNING) streaming compute nodes, a fragment's all in one
+  resource group. Not necessarily the job's: a DEFERRED ``SET RESOURCE_GROUP`` persists the group
+  and runs no command (``src/meta/src/stream/stream_manager.rs:942-954``), and a database's
+  ``SET RESOURCE_GROUP`` only updates the catalog (``src/meta/src/controller/catalog/alter_op.rs:
+  866-898``), so the actors stay where they were rendered until the next reschedule or recovery;
+  a new group without live workers is persisted and then refused at the barrier (``src/meta/src/
+  controller/scale.rs:1203``), with the same result;
 * ``no-shuffle``: the two ends of a NO_SHUFFLE edge have the same actors, worker by worker and
   vnode by vnode;
 * ``reference``: no row names a database, relation, job, fragment or worker that does not exist;
@@ -68,8 +74,6 @@ def _layout(catalog: MetaCatalog, report: Report) -> None:
     for a in catalog.actors_of(sorted(fragments)) if fragments else []:
         actors.setdefault(a.fragment_id, []).append(a)
     live = catalog.live_compute_slots()
-    groups_with_workers = {g for _, g in live.values()}
-    jobs = {j.job_id: j for j in catalog.jobs()}
     for fid, f in sorted(fragments.items()):
         acts = actors[fid]
         if not acts:
@@ -91,21 +95,16 @@ def _layout(catalog: MetaCatalog, report: Report) -> None:
             for a in acts:
                 if not a.vnodes:
                     report("vnodes", f"fragment {fid}: actor {a.actor_id} holds no vnodes")
-        job = jobs.get(f.job_id)
-        group = job.specific_resource_group if job else None
-        if group is None:  # '' is a group of its own (controller/scale.rs:1116-1119)
-            group = catalog.database_resource_group(job.database_id) if job else "default"
+        groups = set()
         for a in acts:
             if a.worker_id not in live:
                 report("placement", f"actor {a.actor_id} (fragment {fid}) is on worker "
                        f"{a.worker_id}, which is not a live streaming compute node")  # fmt: skip
-            elif live[a.worker_id][1] != group and group in groups_with_workers:
-                # A group without live workers is RisingWave's persisted-then-refused state: the
-                # new group is saved, the render fails at the barrier ("no workers to assign",
-                # controller/scale.rs:1203), and the actors stay where they were.
-                report("placement", f"actor {a.actor_id} (fragment {fid}) is on worker "
-                       f"{a.worker_id} of resource group {live[a.worker_id][1]!r}, not the "
-                       f"job's {group!r}")  # fmt: skip
+            else:
+                groups.add(live[a.worker_id][1])
+        if len(groups) > 1:
+            report("placement", f"fragment {fid}: actors on workers of several resource groups: "
+                   f"{', '.join(sorted(groups))}")  # fmt: skip
     for src, dst in catalog.no_shuffle_edges_touching(sorted(fragments)) if fragments else []:
         if src in actors and dst in actors:
             left = sorted((a.worker_id, tuple(a.vnodes)) for a in actors[src])

@@ -132,3 +132,46 @@ def test_cli_checks_a_snapshot(tmp_path: Path) -> None:
     snap = fixtures.write(tmp_path / "snap")
     r = rwalter("check", "--snapshot", str(snap))
     assert (r.returncode, r.stdout) == (0, "ok: all 10 catalog invariants hold\n")
+
+
+def test_a_group_change_without_a_render_leaves_the_actors_and_is_sound() -> None:
+    """A DEFERRED SET RESOURCE_GROUP persists the group and runs no command
+    (``src/meta/src/stream/stream_manager.rs:942-954``); a database's only updates the catalog
+    (``src/meta/src/controller/catalog/alter_op.rs:866-898``). The actors stay on the old group's
+    workers until the next render, and that is RisingWave's state, not a violation (the fuzz test
+    found the check calling it one)."""
+    where = (
+        "SELECT DISTINCT w.resource_group FROM rw_actors a JOIN rw_fragments f USING (fragment_id) "
+        "JOIN rw_relations r ON f.table_id = r.id JOIN rw_worker_nodes w ON a.worker_id = w.id "
+        "WHERE r.name = 'm'"
+    )
+    with Session(cluster="2,3,2@test") as s:
+        for sql in (
+            "CREATE TABLE t (v int)",
+            "CREATE MATERIALIZED VIEW m AS SELECT * FROM t",
+            "ALTER MATERIALIZED VIEW m SET RESOURCE_GROUP TO test",
+            "ALTER MATERIALIZED VIEW m RESET RESOURCE_GROUP DEFERRED",
+        ):
+            (r,) = s.run_text(sql)
+            assert r.error is None, r.error.rendered()
+        (r,) = s.run_text(where)
+        assert r.rows == [["test"]]
+        assert check_catalog(s.meta.catalog) == []
+        (r,) = s.run_text("ALTER MATERIALIZED VIEW m SET PARALLELISM = 2")  # a render moves them
+        (r,) = s.run_text(where)
+        assert r.rows == [["default"]]
+
+
+def test_a_fragment_over_two_groups_is_reported() -> None:
+    with Session(cluster="2,3,2@test") as s:
+        for r in s.run_text("CREATE TABLE t (v int); CREATE MATERIALIZED VIEW m AS SELECT * FROM t"):
+            assert r.error is None
+        s.meta.catalog.conn.execute(
+            "UPDATE rwmeta.actors SET worker_id = 3 WHERE actor_id = (SELECT max(actor_id) FROM "
+            "rwmeta.actors a JOIN rwmeta.fragments f USING (fragment_id) WHERE f.distribution = "
+            "'HASH')"
+        )
+        s.meta.catalog.reload()
+        found = check_catalog(s.meta.catalog)
+        assert [v.invariant for v in found if v.invariant == "placement"] == ["placement"], found
+        assert "several resource groups: default, test" in str(found)
