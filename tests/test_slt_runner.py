@@ -46,6 +46,8 @@ class FakeSession:
         low = text.lower()
         if kind == "meta":
             if low.startswith("\\sleep "):
+                if low.split()[1] == "forever":  # the simulated clock cannot move that far
+                    raise RwError(["\\sleep forever: the simulated clock cannot move"], SIMULATOR)
                 self.clock_ms += _ms(low.split()[1])
                 return Result()
             if low.startswith("\\worker add"):
@@ -474,6 +476,17 @@ class TestFlow:
         assert report.failed == 1
         assert report.failures[0].startswith("t.slt:1: query result mismatch (after 2 attempts)")
         assert session.clock_ms == 2000
+
+    def test_retry_stops_when_its_backoff_cannot_sleep(self) -> None:
+        """``retry 99999999999 backoff <too long>`` retried without end: each backoff failed at
+        once and the next attempt followed (a hang). A backoff that fails ends the retries."""
+        report, session = run("query T retry 99999999999 backoff forever\nselect ready\n----\nt\n")
+        assert report.failed == 1
+        assert report.failures[0].startswith(
+            "t.slt:1: query result mismatch (retry backoff forever failed after 1 attempt)"
+        )
+        assert "the simulated clock cannot move" in report.failures[0]
+        assert [u[1] for u in session.units].count("select ready") == 1
 
     def test_system_ok_skipped_with_note(self) -> None:
         report, _ = run("system ok\necho hi\n----\nhi\n\n\nstatement ok\nselect 1\n")

@@ -36,6 +36,14 @@ PIE_DEBUG = {
 }
 
 
+def wrap_as(value: int, ty: str) -> int:
+    """Rust's ``value as i32`` / ``as i64``: the low bits, read as two's complement (how the meta
+    model stores a ``u32`` / ``u64`` in a signed column, ``src/meta/model/src/database.rs:60``)."""
+    bits = {"i32": 32, "i64": 64}[ty]
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
 class RustParseIntError(ValueError):
     """A Rust ``ParseIntError``; ``str()`` is its Display text."""
 

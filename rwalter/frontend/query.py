@@ -248,7 +248,7 @@ def _duck_arg_type(t: str) -> str:
 
 
 _MISSING_COLUMN = re.compile(
-    r'Referenced column "([^"]+)" not found|does not have a column named "([^"]+)"'
+    r'Referenced column "([^"]+)" (?:was )?not found|does not have a column named "([^"]+)"'
     # a select item aliased to its own name (name_columns) that no input has
     r'|Column "([^"]+)" referenced that exists in the SELECT clause'
 )

@@ -29,6 +29,7 @@ from typing import Any
 
 import duckdb
 
+from rwalter.common.rust_num import wrap_as
 from rwalter.meta.store_model import Model, Table
 from rwalter.meta.store_tables import (
     SPECS,
@@ -49,7 +50,7 @@ from rwalter.meta.user_data import UserData
 
 # 2: derived columns of jobs and fragments (rwalter.meta.catalog_derived); 3: config overrides;
 # 4: a job's relation name derived into its row
-FORMAT_VERSION = "4"
+FORMAT_VERSION = "5"
 FIRST_OBJECT_ID = 6
 # The cluster's id (``rw_cluster_id()``). RisingWave draws a UUID v4 when its meta store is first
 # created (src/meta/model/migration/src/m20230908_072257_init.rs:903-906); rwalter's is one fixed
@@ -78,6 +79,15 @@ class StoreMismatch(AssertionError):
 def in_list(ids: Sequence[int]) -> str:
     """An SQL ``IN`` list of integer ids (cheaper than ``list_contains`` on a parameter)."""
     return "(" + ",".join(str(int(i)) for i in ids) + ")"
+
+
+# How the meta model's signed columns keep a database's u32 / u64 barrier settings
+# (``src/meta/model/src/database.rs:30-31,60-61``: ``v as i32``, ``v as i64``).
+_DATABASE_PARAM_COLUMNS = {"barrier_interval_ms": "i32", "checkpoint_frequency": "i64"}
+
+
+def _stored_param(name: str, value: int | None) -> int | None:
+    return None if value is None else wrap_as(value, _DATABASE_PARAM_COLUMNS[name])
 
 
 class MetaCatalog:
@@ -468,9 +478,9 @@ class MetaCatalog:
         """A new database; ``db_id`` keeps a loaded cluster's own id (``rwalter.live``)."""
         if db_id is None:
             db_id = self.next_ids("object")
-        row = Database(
-            db_id, name, resource_group, self.clock_ms, barrier_interval_ms, checkpoint_frequency
-        )
+        barrier = _stored_param("barrier_interval_ms", barrier_interval_ms)
+        checkpoint = _stored_param("checkpoint_frequency", checkpoint_frequency)
+        row = Database(db_id, name, resource_group, self.clock_ms, barrier, checkpoint)
         self._put(self._databases, row)
         return db_id
 
@@ -479,7 +489,8 @@ class MetaCatalog:
 
     def set_database_param(self, database_id: int, **fields: int | None) -> None:
         """``barrier_interval_ms`` / ``checkpoint_frequency`` (None: the system's)."""
-        self._update(self._databases, database_id, fields)
+        stored = {k: _stored_param(k, v) for k, v in fields.items()}
+        self._update(self._databases, database_id, stored)
 
     def drop_database(self, database_id: int) -> None:
         self.model.write(self._databases, database_id, None)

@@ -202,7 +202,7 @@ class Fragment(Row):
     distribution: str
     vnode_count: int
     override_set: bool
-    override_fixed: int | None
+    override_fixed: BigInt | None  # ALTER FRAGMENT takes any u32
     scan_type: str | None
     operators: list[str]
     state_table_ids: list[int]

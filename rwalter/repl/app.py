@@ -27,7 +27,7 @@ from rwalter.environment import Environment, UsageFailure
 from rwalter.errors import RwError, StatementCancelled
 from rwalter.output.console import Console
 from rwalter.repl.catalog import CatalogSnapshot, load_snapshot
-from rwalter.repl.commands import REPL_COMMANDS, ReplState, edit_text, parse_line
+from rwalter.repl.commands import REPL_COMMANDS, ReplState, close_output, edit_text, parse_line
 from rwalter.repl.config import Config, config_path, history_path, load_config
 from rwalter.result import Result
 from rwalter.sql.split import Unit, split_script
@@ -203,8 +203,10 @@ class Repl:
         try:
             self._read_eval_print()
         finally:  # the process ends without teardown (rwalter/entry.py): \o is closed here
-            if self.state.output is not None:
-                self.state.output.close()
+            try:
+                close_output(self.state)
+            except RwError as err:
+                self.console.notice(f"rwalter: {err.causes[0]}")
         return 0
 
     def _read_eval_print(self) -> None:

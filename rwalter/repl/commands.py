@@ -166,11 +166,24 @@ def cmd_plan(host: Host, args: list[str]) -> list[Result]:
     return [Result(text=render_plan(plan, color=host.color_here(), detail=detail))]
 
 
+def close_output(state: ReplState) -> None:
+    """Close the ``\\o`` file and go back to the terminal; a file that cannot take what is still
+    buffered (a full disk) is ``cannot write PATH: ...``, as for ``-o`` (``rwalter.batch``)."""
+    output, path = state.output, state.output_path
+    state.output, state.output_path = None, None
+    if output is None:
+        return
+    try:
+        output.close()
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            output.close()  # the buffer is dropped; the file is closed
+        raise _error(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def cmd_output(host: Host, args: list[str]) -> list[Result]:
     state = host.state
-    if state.output is not None:
-        state.output.close()
-        state.output, state.output_path = None, None
+    close_output(state)
     if not args:
         return _text("Query results go to the terminal.")
     path = os.path.expanduser(args[0])

@@ -186,6 +186,27 @@ def _numeric_recv(raw: bytes) -> str:
     return f"{value.quantize(Decimal(1).scaleb(-scale)) if scale else int(value)}"
 
 
+def _clock_text(micros: int) -> str:
+    """``[-]HH:MM:SS.ffffff`` of a signed count of microseconds (hours unbounded)."""
+    sign, micros = ("-" if micros < 0 else ""), abs(micros)
+    seconds, frac = divmod(micros, 1_000_000)
+    return f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{frac:06d}"
+
+
+def _interval_recv(raw: bytes) -> str:
+    """PostgreSQL's binary interval: microseconds (i64), days (i32), months (i32)."""
+    micros, days, months = struct.unpack("!qii", raw)
+    return f"{months} mons {days} days {_clock_text(micros)}"
+
+
+def _time_recv(raw: bytes) -> str:
+    """PostgreSQL's binary time: microseconds since midnight (i64), within one day."""
+    (micros,) = struct.unpack("!q", raw)
+    if not 0 <= micros < 86_400_000_000:
+        raise ValueError(micros)
+    return _clock_text(micros)
+
+
 _SCALAR_RECV = {
     "boolean": lambda b: "true" if b != b"\x00" else "false",
     "smallint": lambda b: str(struct.unpack("!h", b)[0]),
@@ -203,6 +224,8 @@ _SCALAR_RECV = {
     ),
     "jsonb": lambda b: b[1:].decode("utf-8"),
     "bytea": lambda b: "\\x" + b.hex(),
+    "interval": _interval_recv,
+    "time without time zone": _time_recv,
 }
 
 
@@ -210,15 +233,37 @@ class BadParameter(Exception):
     """A parameter value that cannot be read as its type."""
 
 
+def utf8_error_text(exc: UnicodeDecodeError) -> str:
+    """Rust's ``std::str::Utf8Error`` text for the same bytes (``cstr_to_str`` and
+    ``String::from_sql`` report it as is: ``src/frontend/src/binder/bind_param.rs:65-80``)."""
+    if exc.reason == "unexpected end of data":
+        return f"incomplete utf-8 byte sequence from index {exc.start}"
+    return f"invalid utf-8 sequence of {exc.end - exc.start} bytes from index {exc.start}"
+
+
+# postgres-protocol's readers under ``ScalarImpl::from_binary`` (``src/common/src/types/mod.rs:
+# 1101-1135``): too few bytes fail the read, bytes left over fail the size check.
+_SHORT_BUFFER = "failed to fill whole buffer"
+_LONG_BUFFER = "invalid buffer size"
+_FIXED_SIZES = {"smallint": 2, "integer": 4, "bigint": 8, "real": 4, "double precision": 8,
+                "date": 4, "timestamp without time zone": 8, "timestamp with time zone": 8,
+                "time without time zone": 8, "interval": 16, "boolean": 1}  # fmt: skip
+
+
 def parameter_text(raw: bytes, type_name: str, binary: bool) -> str:
     """A bound parameter as the text of a literal of ``type_name``."""
     try:
         if not binary:
             return raw.decode("utf-8")
+        size = _FIXED_SIZES.get(type_name)
+        if size is not None and len(raw) != size:
+            raise BadParameter(_SHORT_BUFFER if len(raw) < size else _LONG_BUFFER)
         recv = _SCALAR_RECV.get(type_name)
         return recv(raw) if recv is not None else raw.decode("utf-8")
-    except (struct.error, UnicodeDecodeError, InvalidOperation, OverflowError, ValueError) as exc:
-        raise BadParameter(f"invalid binary value for type {type_name}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BadParameter(utf8_error_text(exc)) from None
+    except (struct.error, InvalidOperation, OverflowError, ValueError):
+        raise BadParameter(f"invalid binary value for type {type_name}") from None
 
 
 __all__ = [

@@ -257,12 +257,18 @@ class FileRunner:
     def _check_with_retry(self, rec: Record) -> tuple[str, list[str]] | None:
         attempts = rec.retry.attempts if rec.retry else 1
         failure = None
-        for _ in range(attempts):
+        for attempt in range(1, attempts + 1):
             failure = self._check(rec)
             if failure is None:
                 return None
             if rec.retry is not None:  # sqllogictest-rs sleeps after every failed attempt
-                self._sleep(rec.retry.backoff, rec)
+                err = self._sleep(rec.retry.backoff, rec)
+                if err is not None:  # no time passes, so no later attempt could differ
+                    what = f"retry backoff {rec.retry.backoff} failed after {attempt} attempt"
+                    return (
+                        f"{failure[0]} ({what}{'s' if attempt > 1 else ''})",
+                        [*failure[1], err],
+                    )
         if failure is not None and rec.retry is not None:
             failure = (f"{failure[0]} (after {attempts} attempts)", failure[1])
         return failure

@@ -164,7 +164,9 @@ def test_a_group_change_without_a_render_leaves_the_actors_and_is_sound() -> Non
 
 def test_a_fragment_over_two_groups_is_reported() -> None:
     with Session(cluster="2,3,2@test") as s:
-        for r in s.run_text("CREATE TABLE t (v int); CREATE MATERIALIZED VIEW m AS SELECT * FROM t"):
+        for r in s.run_text(
+            "CREATE TABLE t (v int); CREATE MATERIALIZED VIEW m AS SELECT * FROM t"
+        ):
             assert r.error is None
         s.meta.catalog.conn.execute(
             "UPDATE rwmeta.actors SET worker_id = 3 WHERE actor_id = (SELECT max(actor_id) FROM "

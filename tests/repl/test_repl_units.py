@@ -158,3 +158,14 @@ def test_snapshot_knows_every_catalog_view_and_later_their_columns(repl: Repl) -
     assert {"rw_fragments", "rw_ddl_progress", "rw_actors"} <= set(repl.snapshot.system_views)
     run(repl, "SELECT 1;")
     assert "flags" in repl.snapshot.columns_of("rw_fragments")
+
+
+def test_closing_an_output_file_on_a_full_disk_is_an_error_not_an_internal_one(repl: Repl) -> None:
+    """``\\o /dev/full``: the results that could not be written are still buffered when the next
+    ``\\o`` closes the file; that close fails like the writes did, as a simulator-command error
+    (the REPL used to print ``rwalter: internal error: OSError``)."""
+    _, err = run(repl, "\\o /dev/full\nSELECT 1;\n\\o\nSELECT 2;")
+    assert "internal error" not in err
+    assert "cannot write /dev/full: No space left on device" in err
+    assert repl.state.output is None  # back to the terminal all the same
+    assert " ?column? \n----------\n        2\n(1 row)\n" in repl.out.getvalue()

@@ -134,3 +134,36 @@ def test_terminate_closes_only_that_connection(server):
         sock.sendall(msg(b"X", b""))
         assert read_until_closed_or_ready(sock) == b""
         assert other.execute("SHOW streaming_parallelism").fetchone() == ("3",)
+
+
+def _error_text(data: bytes) -> str:
+    """The M field of the first ErrorResponse in ``data``."""
+    at = data.index(b"E")
+    body = data[at + 5 : at + 1 + struct.unpack("!i", data[at + 1 : at + 5])[0]]
+    fields = {f[:1]: f[1:].decode() for f in body.split(b"\0") if f}
+    return fields[b"M"]
+
+
+@pytest.mark.parametrize(
+    ("param_type", "fmt", "raw", "text"),
+    [
+        # cstr_to_str (src/frontend/src/binder/bind_param.rs:65-72): std::str::Utf8Error's text
+        (0, 0, b"\xff", "invalid utf-8 sequence of 1 bytes from index 0"),
+        (0, 0, b"ab\xe2\x82", "incomplete utf-8 byte sequence from index 2"),
+        (1043, 1, b"a\xc3\x28", "invalid utf-8 sequence of 1 bytes from index 1"),
+        # ScalarImpl::from_binary (src/common/src/types/mod.rs:1101-1110) through
+        # postgres-protocol's readers: a short buffer, a long one
+        (23, 1, b"\x00\x01", "failed to fill whole buffer"),
+        (23, 1, b"\x00\x00\x00\x01\x00", "invalid buffer size"),
+    ],
+)
+def test_bad_parameter_bytes_get_risingwaves_text_not_pythons(server, param_type, fmt, raw, text):
+    """A parameter that is not UTF-8, or binary of the wrong size, used to answer with Python's
+    ``'utf-8' codec can't decode ...`` or ``unpack requires a buffer of 4 bytes``."""
+    sock = session(server)
+    parse = b"\0SELECT $1\0" + struct.pack("!hI", 1, param_type)
+    bind = b"\0\0" + struct.pack("!hh", 1, fmt) + struct.pack("!hi", 1, len(raw)) + raw
+    sock.sendall(msg(b"P", parse) + msg(b"B", bind + b"\0\0") + msg(b"S", b""))
+    data = read_until_closed_or_ready(sock)
+    sock.close()
+    assert _error_text(data[data.index(b"1") + 5 :]) == text

@@ -312,3 +312,21 @@ def test_dml_returning_rows_over_both_protocols(server):
         assert sorted(cur.fetchall()) == [(1, 2.5), (2, 3.0)]
         cur.execute("DELETE FROM r WHERE v1 = 2 RETURNING *")
         assert (cur.statusmessage, cur.fetchall()) == ("DELETE 1", [(2, 2.0)])
+
+
+def test_binary_interval_and_time_parameters(server):
+    """RisingWave reads binary interval and time parameters (``ScalarImpl::from_binary``,
+    ``src/common/src/types/mod.rs:1101-1135``); rwalter decoded them as UTF-8 and answered
+    with Python's ``'utf-8' codec can't decode`` text."""
+    import datetime as dt
+
+    conn, _ = connect(server)
+    with conn:
+        cur = conn.cursor()
+        values = (
+            dt.timedelta(days=999999999),
+            dt.timedelta(microseconds=-1),
+            dt.time(23, 59, 59, 5),
+        )
+        cur.execute("SELECT %b, %b, %b", values)
+        assert cur.fetchall() == [values]

@@ -116,6 +116,9 @@ class RWalter(RisingWave):
         KEYWORDS = {
             k: v for k, v in RisingWave.Tokenizer.KEYWORDS.items() if k not in FOREIGN_WORDS
         }
+        # RisingWave's tokenizer reads N'..', E'..' and X'..' (``src/sqlparser/src/tokenizer.rs:
+        # 425-470``) but no U&'..': ``U&'x'`` is the word U, the operator & and a string.
+        UNICODE_STRINGS: list[tuple[str, str]] = []
 
     class Parser(RisingWave.parser_class):  # type: ignore[name-defined,misc]
         FUNCTION_PARSERS = {
