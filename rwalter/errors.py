@@ -173,6 +173,11 @@ def unmodelled(what: str) -> RwError:
     )
 
 
+# Marks a RisingWave text that the store raises on rwalter's behalf (a catalog function's
+# ``error(chr(30) || '...')``): the store's error then carries RisingWave's words, after the mark.
+RW_TEXT_MARK = "\x1e"
+
+
 def without_store_text(err: RwError) -> RwError:
     """``err`` with the store's words (``store_text``) replaced by an honest refusal: nothing of
     the store shows through, and rwalter does not guess RisingWave's text."""

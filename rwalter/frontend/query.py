@@ -21,6 +21,7 @@ from rwalter.common.interval import Interval
 from rwalter.errors import (
     CATALOG_NOT_FOUND,
     QUERY,
+    RW_TEXT_MARK,
     SNAPSHOT_NO_ROWS,
     UNSUPPORTED_STATEMENT,
     RwError,
@@ -145,6 +146,8 @@ def duck_error(exc: Exception) -> RwError:
     if isinstance(exc, duckdb.InterruptException):
         raise KeyboardInterrupt from None
     text = str(exc).split("\n")[0]
+    if RW_TEXT_MARK in text:  # RisingWave's words, raised by the store on rwalter's behalf
+        return RwError([text.split(RW_TEXT_MARK, 1)[1]], QUERY)
     causes = expr_error_causes(text)  # a row the evaluator cannot compute: RisingWave's causes
     if causes is not None:
         return RwError(causes, QUERY)

@@ -255,19 +255,20 @@ ORDER BY objid, refobjid""",
 }
 
 # Scalar functions a user may call, as DuckDB macros (checked against RisingWave's list first).
+# Their errors are RisingWave's texts after ``rwalter.errors.RW_TEXT_MARK`` (chr(30)).
 FUNCTIONS: dict[str, tuple[str, str]] = {
     "rw_fragment_vnodes": (
         "fid",
         """CAST(coalesce((SELECT '{' || string_agg('"' || CAST(v.actor_id AS VARCHAR) || '": '
                 || v.vnodes, ', ' ORDER BY CAST(v.actor_id AS VARCHAR)) || '}'
             FROM rw_catalog.rw_actor_vnode_texts v WHERE v.fragment_id = fid),
-            error('Fragment ' || CAST(fid AS VARCHAR) || ' not found')) AS JSON)""",
+            error(chr(30) || 'Fragment ' || CAST(fid AS VARCHAR) || ' not found')) AS JSON)""",
     ),
     "rw_actor_vnodes": (
         "aid",
         """CAST(coalesce((SELECT min(v.vnodes)
             FROM rw_catalog.rw_actor_vnode_texts v WHERE v.actor_id = aid),
-            error('Actor ' || CAST(aid AS VARCHAR) || ' not found')) AS JSON)""",
+            error(chr(30) || 'Actor ' || CAST(aid AS VARCHAR) || ' not found')) AS JSON)""",
     ),
 }
 
