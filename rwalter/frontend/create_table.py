@@ -45,6 +45,7 @@ from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect.bridge import type_of
+from rwalter.sql.dialect.numeric import rewrite_numeric
 
 
 def column_types(node) -> list[str]:
@@ -245,9 +246,9 @@ def _duck_column_option(col) -> str:
         expr = col.args["generated"]
         if _reads_proctime(expr) and expr.find(exp.Column) is None:
             return f" DEFAULT ({_at_statement_epoch(expr).sql('duckdb')})"
-        return f" GENERATED ALWAYS AS ({expr.sql('duckdb')}) VIRTUAL"
+        return f" GENERATED ALWAYS AS ({rewrite_numeric(expr).sql('duckdb')}) VIRTUAL"
     if col.args.get("default") is not None:
-        return f" DEFAULT ({col.args['default'].sql('duckdb')})"
+        return f" DEFAULT ({rewrite_numeric(col.args['default']).sql('duckdb')})"
     return ""
 
 
@@ -277,7 +278,7 @@ def _at_statement_epoch(expr: exp.Expression) -> exp.Expression:
 def _duck_type(rw_type: str) -> str:
     for spelled in (rw_type, data_type_of(rw_type)):  # float(3) is real
         try:
-            return exp.DataType.build(spelled, dialect="postgres").sql("duckdb")
+            return rewrite_numeric(exp.DataType.build(spelled, dialect="postgres")).sql("duckdb")
         except Exception:
             continue
     return "VARCHAR"

@@ -11,7 +11,9 @@ RisingWave's ``ToText`` writes for them, which is neither Python's ``str`` nor D
 - arrays as ``{a,"b c",{1,2}}`` and structs as ``(a,"b c")``, each element quoted where
   ``quote_if_need`` quotes it (``src/common/src/array/struct_array.rs:550-575``,
   ``list_array.rs:669-700``); a NULL field of a struct is empty, a NULL array element ``NULL``;
-- timestamps with a space between date and time.
+- timestamps with a space between date and time;
+- a ``numeric`` as rust_decimal's ``Display`` writes it (``decimal.rs:35-45``): the store holds
+  it at one fixed scale (:mod:`rwalter.sql.dialect.numeric`), printed without trailing zeros.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import math
 import struct
 from collections.abc import Callable
 from decimal import Decimal
+
+from rwalter.sql.dialect.numeric import is_store_numeric
 
 __all__ = ["pg_text", "text_for_type"]
 
@@ -57,6 +61,11 @@ def text_for_type(column_type: object) -> Callable[[object], str | None]:
     kind = getattr(column_type, "id", str(column_type).lower())
     if kind == "float":
         return _real_text
+    if kind == "decimal":
+        params = dict(getattr(column_type, "children", None) or [])
+        if is_store_numeric(params.get("precision", 0), params.get("scale", 0)):
+            return _numeric_text
+        return pg_text
     children = (getattr(column_type, "children", None) or []) if kind in _NESTED else []
     if kind in ("list", "array") and children:
         item = text_for_type(children[0][1])
@@ -77,6 +86,13 @@ def _struct_text(value: object, fields: list[Callable[[object], str | None]]) ->
     values = list(value.values()) if isinstance(value, dict) else list(value)
     texts = fields if len(fields) == len(values) else [pg_text] * len(values)
     return "(" + ",".join(_struct_field(v, t) for v, t in zip(values, texts, strict=True)) + ")"
+
+
+def _numeric_text(value: object) -> str | None:
+    if not isinstance(value, Decimal):
+        return pg_text(value)
+    text = format(value, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _real_text(value: object) -> str | None:

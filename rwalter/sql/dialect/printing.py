@@ -14,6 +14,7 @@ from rwalter.sql.dialect.bridge import RWalter
 from rwalter.sql.dialect.dispatch import parse_statement
 from rwalter.sql.dialect.evaluation import rewrite_evaluation
 from rwalter.sql.dialect.foreign import CLOCK_WORDS
+from rwalter.sql.dialect.numeric import rewrite_numeric
 from rwalter.sql.dialect.struct_fields import rewrite_field_wildcards
 from rwalter.sql.dialect.time_windows import rewrite_windows
 from rwalter.sql.dialect.values import _render_literal
@@ -374,15 +375,17 @@ def transpile_query(
     node_or_sql: exp.Expression | str, *, pretty: bool = False, copy: bool = True
 ) -> str:
     """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries,
-    ``(s).*`` as ``UNNEST(s)``, the ordered aggregates ``first_value``/``last_value``, division,
+    ``(s).*`` as ``UNNEST(s)``, ``numeric`` as the store holds it, the ordered aggregates ``first_value``/``last_value``, division,
     modulus and integer casts as RisingWave computes them).
 
     ``copy=False``, as in :func:`to_sql`: the caller made ``node`` for printing and drops it. A
     tree made here (parsed from text, or rewritten into a copy) is printed without a copy."""
     parsed = isinstance(node_or_sql, str)
     node = parse_statement(node_or_sql) if parsed else node_or_sql
-    out = rewrite_evaluation(
-        _ordered_value_aggregates(rewrite_field_wildcards(rewrite_windows(node)))
+    out = rewrite_numeric(
+        rewrite_evaluation(
+            _ordered_value_aggregates(rewrite_field_wildcards(rewrite_windows(node)))
+        )
     )
     keep = copy and not parsed and out is node
     return out.sql(dialect="duckdb", pretty=pretty, copy=keep)
