@@ -17,6 +17,7 @@ from rwalter.sql.dialect.cursor import _Cursor, _is_word
 from rwalter.sql.dialect.ddl import _parse_create, _parse_drop
 from rwalter.sql.dialect.depth import check_length, check_nesting, check_tree_depth
 from rwalter.sql.dialect.errors import SqlParseError, _Fail, _position
+from rwalter.sql.dialect.estrings import EscapeError, read_escaped
 from rwalter.sql.dialect.foreign import is_operand_end
 from rwalter.sql.dialect.operators import rw_operators
 from rwalter.sql.dialect.statements import (
@@ -80,6 +81,13 @@ def _tokenize(text: str) -> list[Token]:
         toks = _TOKENIZER.tokenize(text)
     except TokenError as e:
         raise _tokenizer_failure(text) from e
+    for t in toks:
+        if t.token_type == TokenType.BYTE_STRING:  # E'..': RisingWave's unescaping, not sqlglot's
+            try:
+                t.text = read_escaped(text[t.start + 2 : t.end])
+            except EscapeError as e:
+                line, col = _position(text, t.end + 1)
+                raise _Fail(f"{e} at line {line}, column {col}", t.end + 1) from None
     return rw_operators(text, toks, lambda t: is_operand_end(t, _is_word))
 
 
