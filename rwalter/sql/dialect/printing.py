@@ -16,6 +16,7 @@ from rwalter.sql.dialect.evaluation import rewrite_evaluation
 from rwalter.sql.dialect.foreign import CLOCK_WORDS
 from rwalter.sql.dialect.numeric import rewrite_numeric
 from rwalter.sql.dialect.struct_fields import rewrite_field_wildcards
+from rwalter.sql.dialect.text_casts import rewrite_text_casts
 from rwalter.sql.dialect.time_windows import rewrite_windows
 from rwalter.sql.dialect.values import _render_literal
 
@@ -382,9 +383,11 @@ def transpile_query(
     tree made here (parsed from text, or rewritten into a copy) is printed without a copy."""
     parsed = isinstance(node_or_sql, str)
     node = parse_statement(node_or_sql) if parsed else node_or_sql
-    out = rewrite_numeric(
-        rewrite_evaluation(
-            _ordered_value_aggregates(rewrite_field_wildcards(rewrite_windows(node)))
+    out = rewrite_text_casts(
+        rewrite_numeric(
+            rewrite_evaluation(
+                _ordered_value_aggregates(rewrite_field_wildcards(rewrite_windows(node)))
+            )
         )
     )
     keep = copy and not parsed and out is node
