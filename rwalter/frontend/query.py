@@ -368,16 +368,16 @@ def create_query_storage(
     check_select_aliases(batch, query)
     named = bind_ordered_set_aggs(name_columns(_current_versions(bind_interval_literals(query))))
     sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is
-    probe = f"SELECT * FROM {storage_name(name)} LIMIT 0"
+    probe = f"SELECT * FROM {storage_name(name)}"
     try:
         batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
         if columns:
-            width = len(batch.execute(probe).description)
+            width = len(batch.describe(probe))
             if width != len(columns):
                 raise invalid_input("number of column names does not match number of columns")
             names = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
             batch.execute(f"CREATE OR REPLACE {what} {storage_name(name)} ({names}) AS {sql}")
-        return [(d[0], rw_type(d[1])) for d in batch.execute(probe).description or []]
+        return [(d[0], rw_type(d[1])) for d in batch.describe(probe)]
     except duckdb.Error as exc:
         err = _alias_count_error(duck_error(exc), query)
         raise bind_error(exc, query) or _folded_not_found(err, query) from None

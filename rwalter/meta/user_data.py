@@ -119,6 +119,15 @@ class UserData:
             self._counts.clear()
         return conn.execute(sql, params) if params is not None else conn.execute(sql)
 
+    def describe(self, sql: str) -> list[tuple[Any, ...]]:
+        """The columns a SELECT returns (DB-API ``description``), bound without running it:
+        DuckDB binds a relation when it is built and plans it only when it is read, so this
+        costs about half a ``LIMIT 0`` query. Flushes what :meth:`execute` would."""
+        tables = self.tables_read(sql)
+        if tables is None or tables:
+            self.catalog.flush(tables)
+        return self.catalog.duck(writes=False).sql(sql).description or []
+
     def dml(self, sql: str, storage: str, sign: int, *, last: bool = False) -> int:
         """Run an INSERT (``sign`` 1), DELETE (-1) or UPDATE (0) of ``storage``; returns the rows
         it wrote. The storage's row count, when known, follows from that number: the next

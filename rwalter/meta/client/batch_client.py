@@ -52,6 +52,11 @@ class BatchClient:
             self._catalog.ensure_views(reads)
         return self._catalog.users.execute(sql, params)
 
+    def describe(self, sql: str) -> list[tuple[Any, ...]]:
+        """The columns (name, DuckDB type, ...) the SELECT ``sql`` over users' relations returns,
+        bound without running it."""
+        return self._catalog.users.describe(sql)
+
     def create_table(self, storage: str, columns: str) -> None:
         """A new, empty DuckDB table holding a relation's rows."""
         users = self._catalog.users
