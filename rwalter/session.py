@@ -146,6 +146,8 @@ class Session:
 
             try:
                 args = parse_backslash(unit.text)[1]
+                if unit.query:  # ``SELECT 1 \\watch 5``: the buffer, not the previous query
+                    self.last_query = unit.query
                 yield from watch(self, args, interactive=interactive, sleep=time.sleep)
             except RwError as err:
                 self.last_error = err

@@ -478,15 +478,25 @@ class TestFlow:
         assert session.clock_ms == 2000
 
     def test_retry_stops_when_its_backoff_cannot_sleep(self) -> None:
-        """``retry 99999999999 backoff <too long>`` retried without end: each backoff failed at
-        once and the next attempt followed (a hang). A backoff that fails ends the retries."""
-        report, session = run("query T retry 99999999999 backoff forever\nselect ready\n----\nt\n")
+        """``retry 1000 backoff <too long>`` retried 1000 times: each backoff failed at once and
+        the next attempt followed. A backoff that fails ends the retries."""
+        report, session = run("query T retry 1000 backoff forever\nselect ready\n----\nt\n")
         assert report.failed == 1
         assert report.failures[0].startswith(
             "t.slt:1: query result mismatch (retry backoff forever failed after 1 attempt)"
         )
         assert "the simulated clock cannot move" in report.failures[0]
         assert [u[1] for u in session.units].count("select ready") == 1
+
+    def test_retry_past_the_runners_bound_is_a_parse_error(self) -> None:
+        """``retry 100000000000 backoff 1ms`` on a failing query ran that many attempts (a
+        hang); the runner's bound (``MAX_RETRY_ATTEMPTS``) refuses it before any attempt."""
+        report, session = run("query T retry 100000000000 backoff 1ms\nselect ready\n----\nt\n")
+        assert report.failures == [
+            "t.slt:1: parse error: invalid retry clause: 'retry 100000000000 backoff 1ms': "
+            "rwalter's runner makes at most 1000 attempts"
+        ]
+        assert [u[1] for u in session.units].count("select ready") == 0
 
     def test_system_ok_skipped_with_note(self) -> None:
         report, _ = run("system ok\necho hi\n----\nhi\n\n\nstatement ok\nselect 1\n")

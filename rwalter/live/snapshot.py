@@ -195,18 +195,50 @@ def _read_group(root: Path, prefix: str, exports: Sequence[Export], missing: lis
     return tables
 
 
+# The JSON reader's complaint -> what is wrong, said plainly (the line and column are added).
+_JSON_FAULTS = {
+    "Expecting value": "a value is expected",
+    "Expecting ',' delimiter": "a ',' is expected",
+    "Expecting ':' delimiter": "a ':' is expected",
+    "Expecting property name enclosed in double quotes": "a key in double quotes is expected",
+    "Extra data": "text after the JSON object",
+    "Unterminated string starting at": "a string is not closed",
+    "Invalid control character at": "a control character inside a string",
+}
+
+
+def _read_manifest(path: Path) -> object:
+    """The manifest's JSON value; a fault names the file, its line and what is wrong."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SnapshotError(f"{MANIFEST}: missing (every snapshot has it)") from None
+    except OSError as exc:
+        raise SnapshotError(f"{MANIFEST}: cannot read: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SnapshotError(
+            f"{MANIFEST}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x})"
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        fault = _JSON_FAULTS.get(exc.msg, "not valid JSON")
+        raise SnapshotError(
+            f"{MANIFEST}:{exc.lineno}: not valid JSON at column {exc.colno}: {fault}"
+        ) from None
+    except RecursionError:
+        raise SnapshotError(f"{MANIFEST}:1: not valid JSON: nested too deeply") from None
+
+
 def read_snapshot(directory: str | Path) -> Snapshot:
     """Read every file of a snapshot directory; raise :class:`SnapshotError` on the first fault."""
     root = Path(directory)
     if not root.is_dir():
         raise SnapshotError(f"{directory}: not a snapshot directory")
-    manifest_path = root / MANIFEST
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SnapshotError(f"{MANIFEST}: missing (every snapshot has it)") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SnapshotError(f"{MANIFEST}: not valid JSON ({exc})") from None
+    manifest = _read_manifest(root / MANIFEST)
     if not isinstance(manifest, dict):
         raise SnapshotError(f"{MANIFEST}: expected a JSON object")
     if manifest.get("format", FORMAT) != FORMAT:

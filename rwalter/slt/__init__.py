@@ -36,8 +36,9 @@ skipped, as sqllogictest-rs does). ``#`` starts a comment line.
     values (expected: one value per line, or several per line). ``<slt:ignore>`` in the expected
     text skips the actual text up to the next fragment. ``query error [REGEX]`` as for statements.
 ``... retry N backoff D``
-    after any statement/query header: up to N attempts; after each failed attempt the simulated
-    clock moves by D (``\sleep D``), as sqllogictest-rs sleeps between attempts.
+    after any statement/query header: up to N attempts (N at most 1000, the runner's own bound);
+    after each failed attempt the simulated clock moves by D (``\sleep D``), as sqllogictest-rs
+    sleeps between attempts.
 ``sleep D``
     moves the simulated clock (runs ``\sleep D``; ``5s``, ``250ms``, ``2min``).
 ``skipif LABEL`` / ``onlyif LABEL``

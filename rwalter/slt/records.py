@@ -162,6 +162,12 @@ def _read_error_block(cur: _Lines) -> str:
     return "\n".join(out).strip("\n")
 
 
+# The runner's own bound on ``retry N`` (sqllogictest-rs takes any usize, ``parser/retry.rs``):
+# every attempt runs the statement and moves the clock, so a huge N would run for ever. RisingWave's
+# e2e files ask for at most 60.
+MAX_RETRY_ATTEMPTS = 1000
+
+
 def _split_retry(tokens: list[str], line: int) -> tuple[list[str], Retry | None]:
     """Strip a trailing ``retry N backoff D`` from a record's tokens."""
     if "retry" not in tokens:
@@ -170,6 +176,12 @@ def _split_retry(tokens: list[str], line: int) -> tuple[list[str], Retry | None]
     rest = tokens[i:]
     if len(rest) != 4 or rest[2] != "backoff" or not rest[1].isdigit() or int(rest[1]) < 1:
         raise SltParseError(line, f"invalid retry clause: {' '.join(rest)!r}")
+    if int(rest[1]) > MAX_RETRY_ATTEMPTS:
+        raise SltParseError(
+            line,
+            f"invalid retry clause: {' '.join(rest)!r}: "
+            f"rwalter's runner makes at most {MAX_RETRY_ATTEMPTS} attempts",
+        )
     return tokens[:i], Retry(int(rest[1]), rest[3])
 
 

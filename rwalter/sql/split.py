@@ -29,7 +29,9 @@ class Unit:
 
     ``line``/``col`` (1-based) and ``offset`` (0-based) locate ``text`` in the input;
     ``terminated`` tells whether a ``;`` ended the statement (psql sends it along, and RisingWave
-    reports ``found: ;`` rather than ``found: EOF`` for errors at the end).
+    reports ``found: ;`` rather than ``found: EOF`` for errors at the end). ``query`` is the
+    statement a ``\\watch`` ended (``SELECT 1 \\watch 5``): psql's query buffer, which the
+    command runs instead of the previous query.
     """
 
     kind: Literal["sql", "meta"]
@@ -38,11 +40,16 @@ class Unit:
     col: int
     offset: int
     terminated: bool = False
+    query: str = ""
 
 
 # rwalter's dry run of a cluster event: ``EXPLAIN \\worker kill 2`` is one backslash line too,
 # whose command runs and is rolled back (psql has no such line; RisingWave has no dry run).
 _EXPLAIN_META = re.compile(r"EXPLAIN[ \t]+\\", re.IGNORECASE)
+
+# A backslash command that ends the statement before it and runs it (psql's ``\\watch`` sends
+# the query buffer; ``psqlscan.l`` starts a meta command at a ``\\`` outside literals).
+_SENDS_BUFFER = re.compile(r"\\watch\b")
 
 
 def _dollar_tag(text: str, i: int) -> str | None:
@@ -164,6 +171,14 @@ def split_script(text: str) -> list[Unit]:
                 i, _ = _skip(text, i)
                 continue
             start = i
+        elif _SENDS_BUFFER.match(text, i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            line, col = _line_col(text, i, line_starts)
+            query = text[start:last_sig].rstrip()
+            units.append(Unit("meta", text[i:j].rstrip(), line, col, i, query=query))
+            start, i = None, j
+            continue
         if ch == ";":
             emit(last_sig, True)
             start = None

@@ -77,3 +77,17 @@ def test_a_failing_query_ends_the_watch() -> None:
     r = invoke(["--on-error", "continue", "-c", "SELECT * FROM nope", "-c", "\\watch 1 c=5"])
     assert r.code == 1
     assert r.err.count("table or source not found: nope") == 2  # the statement, then one rerun
+
+
+def test_watch_after_a_query_on_its_line_runs_that_query() -> None:
+    """``SELECT 1 \\watch nope`` waited for more input (the ``\\watch`` was read as part of the
+    statement); psql starts a meta command at the backslash and ``\\watch`` takes the query
+    buffer, so a bad interval is psql's error and nothing runs."""
+    r = invoke(["-c", "SELECT 1 \\watch nope"])
+    assert (r.code, r.out) == (1, "")
+    assert r.err == '-c:1: error [simulator-command] \\watch: incorrect interval value "nope"\n'
+    r = invoke(["-c", "SELECT 0", "-c", "SELECT 2 AS a \\watch 1 c=2"])
+    assert r.out.count(" a \n---\n 2\n(1 row)\n") == 2
+    assert r.out.count("?column?") == 1  # SELECT 0 ran once, the watch ran the buffer twice
+    r = invoke(["-c", "SELECT '\\watch' AS w"])  # inside a string it is text
+    assert r.out == "   w    \n--------\n \\watch\n(1 row)\n\n"

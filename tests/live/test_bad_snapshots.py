@@ -131,3 +131,30 @@ def test_the_cli_reports_a_bad_snapshot_as_a_usage_error(tmp_path):
     assert proc.stderr == (
         "rwalter: error: rw_actors.csv:2: actor 1 belongs to fragment 99, not in rw_fragments.csv\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            b'{\n  "format": 1,\n  "source" x\n}\n',
+            "manifest.json:3: not valid JSON at column 12: a ':' is expected",
+        ),
+        (
+            b'{\n  "format": 1,\n}\n',
+            "manifest.json:3: not valid JSON at column 1: a key in double quotes is expected",
+        ),
+        (b"", "manifest.json:1: not valid JSON at column 1: a value is expected"),
+        (b"{}\n{}\n", "manifest.json:2: not valid JSON at column 1: text after the JSON object"),
+        (b'{\n  "format": "\xff"\n}\n', "manifest.json:2: not UTF-8 text (byte 0xff)"),
+        (b"[" * 100000, "manifest.json:1: not valid JSON: nested too deeply"),
+    ],
+)
+def test_a_broken_manifest_names_its_line_and_fault(tmp_path, content, message):
+    """A broken manifest.json showed the JSON reader's and the codec's own wording; its error
+    names the file, the line and what is wrong, as the CSV files' errors do."""
+    snap = fixtures.write(tmp_path / "snap")
+    (snap / "manifest.json").write_bytes(content)
+    with pytest.raises(SnapshotError) as info:
+        open_snapshot(snap)
+    assert str(info.value) == message

@@ -289,3 +289,36 @@ def test_the_bounds_leave_smaller_statements_alone(session, monkeypatch) -> None
     assert len(ok(session, "SELECT * FROM t").rows) == 3
     assert err(session, "SELECT * FROM generate_series(1, 4)").code == "unsupported-statement"
     assert len(ok(session, "SELECT interval '1 day' * g FROM generate_series(1, 3) g").rows) == 3
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "repeat('x', 2147483647)",
+        "lpad('x', 2147483647)",
+        "rpad('x', 2147483647, 'ab')",
+        "repeat('ab', 5000001)",
+        "repeat(s, n)",
+    ],
+)
+def test_a_string_past_the_value_bound_is_refused_before_it_is_made(session, call) -> None:
+    """``repeat('x', 2147483647)`` and ``lpad('x', 2147483647)`` used to build a 2 GB string
+    (about a minute); RisingWave writes as many characters as asked (``repeat.rs:17-22``), and
+    rwalter refuses a result past ``MAX_STRING_CHARS`` before making it."""
+    from rwalter.sql.dialect.evaluation import MAX_STRING_CHARS
+
+    ok(session, "CREATE TABLE t (s VARCHAR, n INT); INSERT INTO t VALUES ('xy', 2000000000)")
+    e = err(session, f"SELECT {call} FROM t")
+    assert e.code == "unsupported-statement"
+    assert e.causes == [
+        f"rwalter does not simulate a string value past {MAX_STRING_CHARS} characters: it holds "
+        "each value in memory; shorten the repeat, lpad or rpad"
+    ]
+
+
+def test_strings_up_to_the_value_bound_are_made(session) -> None:
+    r = ok(session, "SELECT length(repeat('ab', 5000000)), length(lpad('x', 10000000, 'ab'))")
+    assert r.rows == [["10000000", "10000000"]]
+    assert ok(session, "SELECT repeat('ab', 3), lpad('x', 3), rpad('x', 0)").rows == [
+        ["ababab", "  x", ""]
+    ]

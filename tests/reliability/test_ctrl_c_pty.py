@@ -75,3 +75,36 @@ def test_ctrl_c_in_the_repl_cancels_the_statement_with_risingwaves_text(tmp_path
     finally:
         if child.isalive():
             child.terminate(force=True)
+
+
+def test_ctrl_c_ends_pg_sleep_in_the_repl_and_in_a_batch(tmp_path: Path) -> None:
+    """``pg_sleep(100000)`` sleeps, as RisingWave's does (``src/expr/impl/src/scalar/delay.rs``),
+    and Ctrl-C cancels it like any running query."""
+    child = spawn(["--clock", "manual"], tmp_path)
+    try:
+        child.expect_exact(PROMPT, timeout=TIMEOUT)
+        child.sendline("SELECT pg_sleep(100000);")
+        time.sleep(2.0)
+        child.sendintr()
+        child.expect_exact(PROMPT, timeout=TIMEOUT)
+        out = child.before.replace("\r", "")
+        assert "error [query-cancelled]" in out, out
+        assert "2: Query cancelled: Cancelled by user" in out
+        child.sendline("\\q")
+        child.expect(pexpect.EOF, timeout=TIMEOUT)
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    child = spawn(["--echo", "-c", "SELECT pg_sleep(100000)"], tmp_path)
+    try:
+        child.expect_exact("SELECT pg_sleep(100000)", timeout=TIMEOUT)
+        time.sleep(1.0)
+        child.sendintr()
+        child.expect(pexpect.EOF, timeout=TIMEOUT)
+        out = child.before.replace("\r", "")
+        child.close()
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert child.exitstatus == 130, out
+    assert "rwalter: error: interrupted" in out

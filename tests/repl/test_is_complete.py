@@ -27,6 +27,8 @@ from rwalter.sql.split import is_complete
         "SELECT E'it\\'s';",
         "/* nested /* ; */ */ SELECT 1;",
         "SELECT 1 /* ; */;",
+        "SELECT 1 \\watch nope",  # psql runs the buffer with the \\watch (it waited for more)
+        "SELECT 1 \\watch 5",
     ],
 )
 def test_complete(buffer: str) -> None:

@@ -70,14 +70,16 @@ def start_server(meta: MetaNode | None = None, **kw: object) -> RunningServer:
 LONG_QUERY = "SELECT count(*) FROM generate_series(1, 20000000000)"
 
 
-def stop_long_query(conn, stop: Callable[[], object]) -> list[BaseException]:
-    """Run LONG_QUERY on ``conn`` in a thread, call ``stop`` a second in, and return what the
+def stop_long_query(
+    conn, stop: Callable[[], object], query: str = LONG_QUERY
+) -> list[BaseException]:
+    """Run ``query`` on ``conn`` in a thread, call ``stop`` a second in, and return what the
     query raised once it ended (empty if it was not stopped)."""
     errors: list[BaseException] = []
 
     def run() -> None:
         try:
-            conn.execute(LONG_QUERY)
+            conn.execute(query)
         except BaseException as exc:
             errors.append(exc)
 

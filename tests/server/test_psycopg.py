@@ -236,6 +236,19 @@ def test_cancel_stops_the_running_query(server):
         assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
+def test_cancel_stops_pg_sleep(server):
+    """``pg_sleep(100000)`` sleeps as RisingWave's does (``src/expr/impl/src/scalar/delay.rs``);
+    a Cancel request ends it like any running query."""
+    conn, _ = connect(server)
+    with conn:
+        errors = stop_long_query(
+            conn, lambda: conn.cancel_safe(timeout=30), "SELECT pg_sleep(100000)"
+        )
+        assert errors, "the query was not cancelled"
+        assert errors[0].diag.message_primary.endswith("  2: Query cancelled: Cancelled by user\n")
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
 def test_plan_notice_only_for_clients_that_ask(server):
     asks, asked = connect(server, options="-c rwalter.plan=on")
     plain, plain_notices = connect(server)

@@ -307,6 +307,21 @@ class RWalter(RisingWave):
                     node.meta["rw_type"] = rw
             return node
 
+        def _parse_projections(self):  # type: ignore[no-untyped-def,override]
+            return self._parse_csv(self._parse_select_item), None
+
+        def _parse_select_item(self):  # type: ignore[no-untyped-def]
+            """A bare ``*`` (with its ``EXCEPT``) is a whole select item (``parse_select_item``,
+            ``parser.rs:396-410``): no operator follows it, so ``* LIKE 'a%'`` ends the select
+            list at ``LIKE``, where sqlglot would read ``LIKE(*, 'a%')`` (and DuckDB's star
+            filter ``* ILIKE 'a%'``)."""
+            if self._curr and self._curr.token_type == TokenType.STAR:
+                self._advance()
+                if self._curr and self._curr.token_type == TokenType.ILIKE:
+                    return self.expression(exp.Star())
+                return self._parse_star_ops()
+            return self._parse_expression()
+
         def _parse_csv(self, parse_method, sep=TokenType.COMMA):  # type: ignore[no-untyped-def,override]
             """Every item of a comma-separated list is there (``parse_comma_separated``): an
             item missing after a comma fails, where sqlglot would drop it (foreign.RESERVED_WORDS)."""

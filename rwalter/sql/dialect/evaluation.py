@@ -29,6 +29,12 @@ arguments (``Overflow in addition of INT32 (2147483647 + 1)!``); :func:`expr_err
 turns that text into RisingWave's causes. rwalter does not model a float divided by zero: DuckDB's
 ``//`` refuses it where RisingWave answers ``Infinity`` or ``NaN`` (README, "not simulated").
 
+rwalter's own bound, not RisingWave's: ``repeat``, ``lpad`` and ``rpad`` write as many characters as
+asked (``src/expr/impl/src/scalar/repeat.rs:17-22``, ``string.rs:106-230``, no length check), so
+``repeat('x', 2147483647)`` would build a 2 GB value in rwalter's process. A call whose result
+would pass :data:`MAX_STRING_CHARS` characters is refused (README, memory bound) before the value
+is made, with the text after :data:`BOUND_MARK`.
+
 A string literal cast to an integer (``'x'::int``) is parsed as Rust's ``i16/i32/i64::from_str``
 parses it after ``str_parse``'s trim (``src/expr/impl/src/scalar/cast.rs:34-52``): DuckDB would
 take ``'1.5'``, ``'1e2'``, ``'0x10'`` and ``'1_000'``. One that does not parse becomes the
@@ -43,10 +49,26 @@ import re
 
 from sqlglot import exp
 
-__all__ = ["EXPR_ERROR_SEP", "LIST_SUBSCRIPT", "expr_error_causes", "rewrite_evaluation"]
+__all__ = [
+    "BOUND_MARK",
+    "EXPR_ERROR_SEP",
+    "LIST_SUBSCRIPT",
+    "MAX_STRING_CHARS",
+    "expr_error_causes",
+    "rewrite_evaluation",
+]
 
 # What separates RisingWave's causes inside a DuckDB error raised by ``error(...)``.
 EXPR_ERROR_SEP = "\x1f"
+
+# rwalter's memory bound on one string value made by repeat/lpad/rpad (README), and the mark
+# before rwalter's own refusal in the store's error (read by ``rwalter.frontend.query``).
+MAX_STRING_CHARS = 10_000_000
+BOUND_MARK = "\x1d"
+_TOO_LONG = (
+    f"rwalter does not simulate a string value past {MAX_STRING_CHARS} characters: it holds "
+    "each value in memory; shorten the repeat, lpad or rpad"
+)
 
 # A guarded operand prints into the error's text; past this size the guard would copy large
 # expressions (and nest copies of copies), so DuckDB's own check and text are used instead.
@@ -74,7 +96,7 @@ def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
     division or modulus by something other than a non-zero literal guarded by RisingWave's
     error for a zero divisor, each string literal cast to an integer parsed as RisingWave
     parses it, and each list subscript as RisingWave's."""
-    kinds = (exp.Cast, exp.Div, exp.Mod, exp.Bracket, exp.Is)
+    kinds = (exp.Cast, exp.Div, exp.Mod, exp.Bracket, exp.Is, exp.Repeat, exp.Pad)
     if not any(_rewritten_here(n) for n in node.find_all(*kinds)):
         return node
     node = node.copy()
@@ -85,6 +107,8 @@ def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
             _list_subscript(n)
         elif isinstance(n, exp.Is):
             n.replace(_is_json(n))
+        elif isinstance(n, exp.Repeat | exp.Pad):
+            _bounded_length(n)
         else:
             n.replace(_parsed_integer(n) if isinstance(n, exp.Cast) else _rewritten(n))
     return node
@@ -95,6 +119,8 @@ def _rewritten_here(n: exp.Expression) -> bool:
         return bool(n.meta.get(LIST_SUBSCRIPT))
     if isinstance(n, exp.Is):
         return isinstance(n.expression, exp.JSON)
+    if isinstance(n, exp.Repeat | exp.Pad):
+        return True
     return not isinstance(n, exp.Cast) or _string_to_integer(n)
 
 
@@ -112,6 +138,21 @@ def _is_json(n: exp.Is) -> exp.Expression:
         opens = exp.func("regexp_matches", text.copy(), exp.Literal.string(_JSON_OPENERS[kind]))
         valid = exp.and_(valid, exp.not_(opens) if kind == "SCALAR" else opens)
     return exp.paren(valid)
+
+
+def _bounded_length(n: exp.Repeat | exp.Pad) -> None:
+    """The count of ``repeat(s, count)`` or ``lpad/rpad(s, length[, fill])`` refused (the store's
+    ``error``) when the result would pass :data:`MAX_STRING_CHARS` characters: ``length`` is the
+    result's length; ``repeat``'s is ``length(s) * count``, or ``count`` when ``s`` is too large
+    to print twice (then the bound is on the count alone)."""
+    key = "times" if isinstance(n, exp.Repeat) else "expression"
+    count = n.args[key]
+    chars: exp.Expression = exp.cast(count.copy(), "BIGINT")
+    if isinstance(n, exp.Repeat) and len(n.this.sql("duckdb")) <= _GUARD_MAX_SQL:
+        chars = exp.Mul(this=chars, expression=exp.func("length", n.this.copy()))
+    too_long = exp.GT(this=chars, expression=exp.Literal.number(MAX_STRING_CHARS))
+    refusal = exp.Anonymous(this="error", expressions=[exp.Literal.string(BOUND_MARK + _TOO_LONG)])
+    n.set(key, exp.Case(ifs=[exp.If(this=too_long, true=refusal)], default=count.copy()))
 
 
 # Marks a subscript whose operand the binder found to be a list (``rwalter.frontend.query``).
