@@ -32,11 +32,11 @@ def spawn(args: list[str], tmp_path: Path) -> pexpect.spawn:
     )
 
 
-def test_ctrl_c_in_a_batch_insert_exits_130_even_with_on_error_continue(tmp_path: Path) -> None:
-    script = f"CREATE TABLE t (v BIGINT); {LONG_INSERT}; SELECT 42 AS after_interrupt"
-    child = spawn(["--echo", "--on-error", "continue", "-c", script], tmp_path)
+def interrupted_batch(args: list[str], running: str, tmp_path: Path) -> tuple[int, str]:
+    """Run rwalter in batch, press Ctrl-C once ``running`` is echoed; its exit status and output."""
+    child = spawn(args, tmp_path)
     try:
-        child.expect_exact(LONG_INSERT, timeout=TIMEOUT)  # --echo: the INSERT is running
+        child.expect_exact(running, timeout=TIMEOUT)  # --echo: the statement is running
         time.sleep(1.0)
         child.sendintr()
         child.expect(pexpect.EOF, timeout=TIMEOUT)
@@ -45,7 +45,15 @@ def test_ctrl_c_in_a_batch_insert_exits_130_even_with_on_error_continue(tmp_path
     finally:
         if child.isalive():
             child.terminate(force=True)
-    assert child.exitstatus == 130, out
+    return child.exitstatus, out
+
+
+def test_ctrl_c_in_a_batch_insert_exits_130_even_with_on_error_continue(tmp_path: Path) -> None:
+    script = f"CREATE TABLE t (v BIGINT); {LONG_INSERT}; SELECT 42 AS after_interrupt"
+    status, out = interrupted_batch(
+        ["--echo", "--on-error", "continue", "-c", script], LONG_INSERT, tmp_path
+    )
+    assert status == 130, out
     assert "rwalter: error: interrupted" in out
     assert "bug" not in out and "Traceback" not in out and "after_interrupt" not in out
 
@@ -95,16 +103,8 @@ def test_ctrl_c_ends_pg_sleep_in_the_repl_and_in_a_batch(tmp_path: Path) -> None
     finally:
         if child.isalive():
             child.terminate(force=True)
-    child = spawn(["--echo", "-c", "SELECT pg_sleep(100000)"], tmp_path)
-    try:
-        child.expect_exact("SELECT pg_sleep(100000)", timeout=TIMEOUT)
-        time.sleep(1.0)
-        child.sendintr()
-        child.expect(pexpect.EOF, timeout=TIMEOUT)
-        out = child.before.replace("\r", "")
-        child.close()
-    finally:
-        if child.isalive():
-            child.terminate(force=True)
-    assert child.exitstatus == 130, out
+    status, out = interrupted_batch(
+        ["--echo", "-c", "SELECT pg_sleep(100000)"], "SELECT pg_sleep(100000)", tmp_path
+    )
+    assert status == 130, out
     assert "rwalter: error: interrupted" in out
