@@ -48,6 +48,15 @@ def interrupted_batch(args: list[str], running: str, tmp_path: Path) -> tuple[in
     return child.exitstatus, out
 
 
+def cancelled_in_repl(child: pexpect.spawn, statement: str) -> str:
+    """Send ``statement`` at the REPL's prompt, press Ctrl-C while it runs; what it printed."""
+    child.sendline(statement)
+    time.sleep(2.0)
+    child.sendintr()
+    child.expect_exact(PROMPT, timeout=TIMEOUT)
+    return child.before.replace("\r", "")
+
+
 def test_ctrl_c_in_a_batch_insert_exits_130_even_with_on_error_continue(tmp_path: Path) -> None:
     script = f"CREATE TABLE t (v BIGINT); {LONG_INSERT}; SELECT 42 AS after_interrupt"
     status, out = interrupted_batch(
@@ -64,11 +73,7 @@ def test_ctrl_c_in_the_repl_cancels_the_statement_with_risingwaves_text(tmp_path
         child.expect_exact(PROMPT, timeout=TIMEOUT)
         child.sendline("CREATE TABLE t (v BIGINT);")
         child.expect_exact(PROMPT, timeout=TIMEOUT)
-        child.sendline(LONG_INSERT + ";")
-        time.sleep(2.0)
-        child.sendintr()
-        child.expect_exact(PROMPT, timeout=TIMEOUT)
-        out = child.before.replace("\r", "")
+        out = cancelled_in_repl(child, LONG_INSERT + ";")
         assert "error [query-cancelled]" in out, out
         assert "Caused by these errors (recent errors listed first):" in out
         assert "1: Scheduler error" in out and "2: Query cancelled: Cancelled by user" in out
@@ -91,11 +96,7 @@ def test_ctrl_c_ends_pg_sleep_in_the_repl_and_in_a_batch(tmp_path: Path) -> None
     child = spawn(["--clock", "manual"], tmp_path)
     try:
         child.expect_exact(PROMPT, timeout=TIMEOUT)
-        child.sendline("SELECT pg_sleep(100000);")
-        time.sleep(2.0)
-        child.sendintr()
-        child.expect_exact(PROMPT, timeout=TIMEOUT)
-        out = child.before.replace("\r", "")
+        out = cancelled_in_repl(child, "SELECT pg_sleep(100000);")
         assert "error [query-cancelled]" in out, out
         assert "2: Query cancelled: Cancelled by user" in out
         child.sendline("\\q")
