@@ -173,9 +173,14 @@ def unmodelled(what: str) -> RwError:
     )
 
 
-# Marks a RisingWave text that the store raises on rwalter's behalf (a catalog function's
-# ``error(chr(30) || '...')``): the store's error then carries RisingWave's words, after the mark.
+# Marks before a text the store raises on rwalter's behalf through ``error(...)``; the store's
+# error then carries that text after the mark, and the mark says what it is (read by
+# ``rwalter.frontend.query.duck_error``). RW_TEXT_MARK: RisingWave's own words (a catalog
+# function's ``error(chr(30) || '...')``); BOUND_MARK: rwalter's refusal at one of its memory
+# bounds (README). The causes separator of an expression error is ``evaluation.EXPR_ERROR_SEP``.
 RW_TEXT_MARK = "\x1e"
+BOUND_MARK = "\x1d"
+STORE_TEXT_MARKS = {RW_TEXT_MARK: QUERY, BOUND_MARK: UNSUPPORTED_STATEMENT}
 
 
 def without_store_text(err: RwError) -> RwError:

@@ -21,8 +21,8 @@ from rwalter.common.interval import Interval
 from rwalter.errors import (
     CATALOG_NOT_FOUND,
     QUERY,
-    RW_TEXT_MARK,
     SNAPSHOT_NO_ROWS,
+    STORE_TEXT_MARKS,
     UNSUPPORTED_STATEMENT,
     RwError,
     catalog_error,
@@ -55,7 +55,7 @@ from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
-from rwalter.sql.dialect.evaluation import BOUND_MARK, LIST_SUBSCRIPT, expr_error_causes
+from rwalter.sql.dialect.evaluation import LIST_SUBSCRIPT, expr_error_causes
 from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call
 
@@ -146,10 +146,9 @@ def duck_error(exc: Exception) -> RwError:
     if isinstance(exc, duckdb.InterruptException):
         raise KeyboardInterrupt from None
     text = str(exc).split("\n")[0]
-    if RW_TEXT_MARK in text:  # RisingWave's words, raised by the store on rwalter's behalf
-        return RwError([text.split(RW_TEXT_MARK, 1)[1]], QUERY)
-    if BOUND_MARK in text:  # rwalter's own memory bound on a value (README)
-        return RwError([text.split(BOUND_MARK, 1)[1]], UNSUPPORTED_STATEMENT)
+    for mark, code in STORE_TEXT_MARKS.items():  # a text the store raised on rwalter's behalf
+        if mark in text:
+            return RwError([text.split(mark, 1)[1]], code)
     causes = expr_error_causes(text)  # a row the evaluator cannot compute: RisingWave's causes
     if causes is not None:
         return RwError(causes, QUERY)

@@ -49,8 +49,9 @@ import re
 
 from sqlglot import exp
 
+from rwalter.errors import BOUND_MARK
+
 __all__ = [
-    "BOUND_MARK",
     "EXPR_ERROR_SEP",
     "LIST_SUBSCRIPT",
     "MAX_STRING_CHARS",
@@ -61,10 +62,9 @@ __all__ = [
 # What separates RisingWave's causes inside a DuckDB error raised by ``error(...)``.
 EXPR_ERROR_SEP = "\x1f"
 
-# rwalter's memory bound on one string value made by repeat/lpad/rpad (README), and the mark
-# before rwalter's own refusal in the store's error (read by ``rwalter.frontend.query``).
+# rwalter's memory bound on one string value made by repeat/lpad/rpad (README); its refusal is
+# raised in the store after ``rwalter.errors.BOUND_MARK``.
 MAX_STRING_CHARS = 10_000_000
-BOUND_MARK = "\x1d"
 _TOO_LONG = (
     f"rwalter does not simulate a string value past {MAX_STRING_CHARS} characters: it holds "
     "each value in memory; shorten the repeat, lpad or rpad"
