@@ -175,7 +175,7 @@ def unmodelled(what: str) -> RwError:
 
 # Marks before a text the store raises on rwalter's behalf through ``error(...)``; the store's
 # error then carries that text after the mark, and the mark says what it is (read by
-# ``rwalter.frontend.query.duck_error``). RW_TEXT_MARK: RisingWave's own words (a catalog
+# ``rwalter.frontend.store_errors.duck_error``). RW_TEXT_MARK: RisingWave's own words (a catalog
 # function's ``error(chr(30) || '...')``); BOUND_MARK: rwalter's refusal at one of its memory
 # bounds (README). The causes separator of an expression error is ``evaluation.EXPR_ERROR_SEP``.
 RW_TEXT_MARK = "\x1e"

@@ -54,11 +54,11 @@ from rwalter.frontend.literals import bind_interval_literals, check_number_liter
 from rwalter.frontend.query import (
     check_visible,
     describe_query,
-    duck_error,
     named_items,
     run_duck,
     too_many_rows,
 )
+from rwalter.frontend.store_errors import duck_error
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import Relation, storage_name

@@ -21,7 +21,8 @@ from sqlglot import exp
 
 from rwalter.errors import PROTOCOL, RwError
 from rwalter.frontend.dml import bind_dml
-from rwalter.frontend.query import describe_query, rw_type
+from rwalter.frontend.query import describe_query
+from rwalter.frontend.store_types import rw_type
 from rwalter.sql import ast
 from rwalter.sql.dialect import transpile_query
 

@@ -222,7 +222,7 @@ def _pg_typeof(arg: exp.Expression) -> exp.Expression:
     argument's type as RisingWave names it (the store's type, mapped as a result column's)."""
     if constant_text(arg) is not None or isinstance(arg, exp.Null):
         return exp.Literal.string("unknown")
-    from rwalter.frontend.query import RW_TYPES  # the one map of store types
+    from rwalter.frontend.store_types import RW_TYPES  # the one map of store types
 
     typ = exp.Anonymous(this="typeof", expressions=[arg])
     base = exp.Anonymous(
