@@ -62,7 +62,7 @@ from rwalter.frontend.store_errors import duck_error
 from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import Relation, storage_name
-from rwalter.result import Result
+from rwalter.result import DML_WORDS, Result, dml_tag
 from rwalter.sql import ast, parse_statement
 from rwalter.sql.dialect import real_value, transpile_query
 
@@ -273,7 +273,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 # DML statement class → its tag word.
-DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
+DML_TAGS = dict(zip((exp.Insert, exp.Update, exp.Delete), DML_WORDS, strict=True))
 
 # rwalter's memory bound (RisingWave writes an INSERT's rows chunk by chunk; rwalter holds them in
 # its process): an INSERT writes at most MAX_INSERT_ROWS; past that it is refused, and nothing is
@@ -373,5 +373,5 @@ def handle_dml(session, node: exp.Expression) -> Result:
         result = Result()
     if word == "INSERT" and n > MAX_INSERT_ROWS:
         raise too_many_rows("an INSERT", MAX_INSERT_ROWS)
-    result.tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
+    result.tag = dml_tag(word, n)
     return result
