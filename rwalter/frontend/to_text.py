@@ -12,8 +12,9 @@ RisingWave's ``ToText`` writes for them, which is neither Python's ``str`` nor D
   ``quote_if_need`` quotes it (``src/common/src/array/struct_array.rs:550-575``,
   ``list_array.rs:669-700``); a NULL field of a struct is empty, a NULL array element ``NULL``;
 - timestamps with a space between date and time;
-- a ``numeric`` as rust_decimal's ``Display`` writes it (``decimal.rs:35-45``): the store holds
-  it at one fixed scale (:mod:`rwalter.sql.dialect.numeric`), printed without trailing zeros.
+- a ``numeric`` as rust_decimal's ``Display`` writes it (``decimal.rs:35-45``), in plain digits:
+  at the scale of its literal, or, held at the store's fixed scale
+  (:mod:`rwalter.sql.dialect.numeric`), without trailing zeros.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def pg_text(value: object) -> str | None:
         return "(" + ",".join(_struct_field(v) for v in value.values()) + ")"
     if isinstance(value, list | tuple):
         return "{" + ",".join("NULL" if v is None else _array_item(v) for v in value) + "}"
+    if isinstance(value, Decimal):  # the literal's digits, never Python's 1E-7
+        return format(value, "f")
     if isinstance(value, dt.datetime):
         return value.astimezone(dt.UTC).isoformat(sep=" ") if value.tzinfo else value.isoformat(" ")
     return str(value)
