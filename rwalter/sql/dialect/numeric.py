@@ -9,7 +9,7 @@ prints ``1::numeric`` as ``1.000``. So:
 
 - a ``numeric`` whose scale the statement does not state (a column's type, a cast of a column
   or an expression) is :data:`NUMERIC_DUCK`, 28 digits before the point and 10 after, printed
-  with no trailing zeros (:func:`rwalter.frontend.to_text`), as rust_decimal prints a value made
+  with no trailing zeros (:mod:`rwalter.frontend.to_text`), as rust_decimal prints a value made
   from an integer;
 - a literal cast to ``numeric`` (``1.50::numeric``, ``'1.23e-3'::decimal``, ``numeric '2.'``)
   is a decimal of exactly the literal's digits and scale, the scale rust_decimal's ``from_str``
@@ -32,11 +32,14 @@ import re
 
 from sqlglot import exp
 
-__all__ = ["NUMERIC_DUCK", "NUMERIC_SCALE", "is_store_numeric", "rewrite_numeric"]
+from rwalter.common.store_numeric import (
+    NUMERIC_DUCK,
+    NUMERIC_PRECISION,
+    NUMERIC_SCALE,
+    is_store_numeric,
+)
 
-NUMERIC_PRECISION = 38  # DuckDB's widest decimal
-NUMERIC_SCALE = 10
-NUMERIC_DUCK = f"DECIMAL({NUMERIC_PRECISION},{NUMERIC_SCALE})"
+__all__ = ["NUMERIC_DUCK", "NUMERIC_SCALE", "is_store_numeric", "rewrite_numeric"]
 
 # rust_decimal's widest scale and its digits (a 96-bit mantissa holds any 28 digits).
 _MAX_SCALE = 28
@@ -45,14 +48,6 @@ _MAX_DIGITS = 28
 # A decimal as rust_decimal's from_str (digits, an optional point) or from_scientific reads it,
 # after str_parse's trim (src/expr/impl/src/scalar/cast.rs:34-52).
 _DECIMAL_TEXT = re.compile(r"[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
-
-
-def is_store_numeric(precision: int, scale: int) -> bool:
-    """Whether a DuckDB ``DECIMAL(precision,scale)`` result stands for a ``numeric`` of no scale
-    of its own (:data:`NUMERIC_DUCK`, or what DuckDB's arithmetic makes of it: ``*`` adds the
-    scales); a literal's type (``1.50`` is ``DECIMAL(3,2)``) and ``round(x, 2)``'s keep their
-    scale, as in RisingWave."""
-    return precision == NUMERIC_PRECISION and scale >= NUMERIC_SCALE
 
 
 def rewrite_numeric(node: exp.Expression) -> exp.Expression:
