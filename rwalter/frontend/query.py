@@ -249,6 +249,11 @@ def run_duck(session, sql: str) -> Result:
         rows, description = _fetch(session, sql)
     except duckdb.Error as exc:
         raise duck_error(exc) from None
+    return shaped(description, rows)
+
+
+def shaped(description: list, rows: list) -> Result:
+    """A query's rows (DuckDB values) as psql text, under the columns of ``description``."""
     columns = [d[0] for d in description]
     types = "".join(type_letter(d[1]) for d in description)
     texts = [text_for_type(d[1]) for d in description]
