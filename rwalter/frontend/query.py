@@ -352,7 +352,8 @@ def _bound_sql(session, node: exp.Expression) -> str:
     check_subscripts(session.client.batch, node)
     check_select_aliases(session.client.batch, node)
     try:
-        return transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(node))))
+        named = bind_ordered_set_aggs(name_columns(bind_interval_literals(node)))
+        return transpile_query(named, copy=named is node)  # a copy made here is printed as it is
     except SqlglotError:  # a known function the store has no form of with these arguments
         raise _untranslatable_call(session, node) from None
 
