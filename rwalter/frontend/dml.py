@@ -63,7 +63,7 @@ from rwalter.frontend.surface import bind_surface
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import Relation, storage_name
 from rwalter.result import DML_WORDS, Result, dml_tag
-from rwalter.sql import ast, parse_statement
+from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, transpile_query
 
 # check_for_dml's refusal by the kind found (TableType::Index / MaterializedView).
@@ -103,11 +103,8 @@ def _insert_violation(column: str) -> RwError:
 @lru_cache(maxsize=256)
 def _generated_columns(definition: str) -> frozenset[str]:
     """The generated columns of a CREATE TABLE definition (``AS expr`` columns)."""
-    try:
-        node = parse_statement(definition)
-    except Exception:  # a definition rwalter wrote itself; nothing generated if it does not parse
-        return frozenset()
-    if not isinstance(node, ast.CreateTable):
+    node = reader.parsed_definition(definition)
+    if not isinstance(node, ast.CreateTable):  # nothing generated if it does not parse
         return frozenset()
     return frozenset(
         real_value(c.this) if isinstance(c.this, exp.Identifier) else c.name

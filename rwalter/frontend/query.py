@@ -249,6 +249,11 @@ def run_duck(session, sql: str) -> Result:
         rows, description = _fetch(session, sql)
     except duckdb.Error as exc:
         raise duck_error(exc) from None
+    return shaped(description, rows)
+
+
+def shaped(description: list, rows: list) -> Result:
+    """A query's rows (DuckDB values) as psql text, under the columns of ``description``."""
     columns = [d[0] for d in description]
     types = "".join(type_letter(d[1]) for d in description)
     texts = [text_for_type(d[1]) for d in description]
@@ -347,7 +352,8 @@ def _bound_sql(session, node: exp.Expression) -> str:
     check_subscripts(session.client.batch, node)
     check_select_aliases(session.client.batch, node)
     try:
-        return transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(node))))
+        named = bind_ordered_set_aggs(name_columns(bind_interval_literals(node)))
+        return transpile_query(named, copy=named is node)  # a copy made here is printed as it is
     except SqlglotError:  # a known function the store has no form of with these arguments
         raise _untranslatable_call(session, node) from None
 
