@@ -103,7 +103,7 @@ def check_name_free(
         raise RwError(
             [
                 f'rwalter cannot hold both "{rel.schema_name}.{name}" and "{schema}.{name}": it '
-                "keeps relations in one DuckDB schema (RisingWave would create it)"
+                "keeps the relations of every schema under one name (RisingWave would create it)"
             ],
             UNSUPPORTED_STATEMENT,
         )
@@ -141,8 +141,8 @@ def _check_storage_name_free(session, name: str) -> None:
     if other is not None:
         raise RwError(
             [
-                f'rwalter cannot hold both "{other}" and "{name}": it keeps relations in DuckDB, '
-                "whose names ignore case (RisingWave would create it)"
+                f'rwalter cannot hold both "{other}" and "{name}": it keeps relation names '
+                "regardless of case (RisingWave would create it)"
             ],
             UNSUPPORTED_STATEMENT,
         )

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import duckdb
 from sqlglot import exp
 
-from rwalter.errors import PROTOCOL, RwError
+from rwalter.errors import PROTOCOL, RwError, invalid_input
 from rwalter.frontend.dml import bind_dml
 from rwalter.frontend.query import describe_query
 from rwalter.frontend.store_types import rw_type
@@ -125,9 +125,15 @@ def _insert_column_type(session, node: exp.Insert, position: int) -> str:
 
 
 def infer_param_types(session, node: exp.Expression, specified: list[str | None]) -> list[str]:
-    """Every parameter's type, ``$1`` first (``ParameterTypes::export``)."""
+    """Every parameter's type, ``$1`` first (``ParameterTypes::export``, binder/mod.rs:217-240):
+    the specified ones and those the statement uses must be ``$1`` to ``$n`` without a gap
+    (``SELECT $3`` alone: ``Cannot infer the type of the parameter 1.``)."""
     params = _parameters(node)
-    count = max([len(specified), *(_index(p) for p in params)], default=0)
+    indices = sorted({*range(1, len(specified) + 1), *(_index(p) for p in params)})
+    for expected, index in enumerate(indices, 1):
+        if index != expected:
+            raise invalid_input(f"Cannot infer the type of the parameter {expected}.")
+    count = len(indices)
     known = {i + 1: t for i, t in enumerate(specified) if t is not None}
     for p in params:
         if _index(p) in known:

@@ -167,3 +167,28 @@ def test_bad_parameter_bytes_get_risingwaves_text_not_pythons(server, param_type
     data = read_until_closed_or_ready(sock)
     sock.close()
     assert _error_text(data[data.index(b"1") + 5 :]) == text
+
+
+@pytest.mark.parametrize(
+    ("sql", "oids", "text"),
+    [
+        # $99999999999 made a list of 99,999,999,999 parameter types: the server grew past 20 GB
+        ("SELECT $99999999999", [], "Cannot infer the type of the parameter 1."),
+        ("SELECT $3", [23], "Cannot infer the type of the parameter 2."),
+        ("SELECT $0", [], "Cannot infer the type of the parameter 1."),
+    ],
+)
+def test_a_parameter_number_past_the_ones_used_is_risingwaves_gap_error(server, sql, oids, text):
+    """``ParameterTypes::export`` (binder/mod.rs:217-240): the parameters the client specified and
+    those the statement uses are $1 to $n without a gap, else the first one missing is named."""
+    sock = session(server)
+    body = b"\0" + sql.encode() + b"\0" + struct.pack("!h", len(oids))
+    body += b"".join(struct.pack("!i", o) for o in oids)
+    sock.sendall(msg(b"P", body) + msg(b"S", b""))
+    data = read_until_closed_or_ready(sock)
+    assert (
+        _error_text(data)
+        == f"Failed to prepare the statement\n\nCaused by:\n  Invalid input syntax: {text}\n"
+    )
+    sock.close()
+    alive(server)
