@@ -25,92 +25,11 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from rwalter.errors import BOUND_MARK
+from rwalter.common.value_text_sql import SCALAR_TEXT_MACRO, VALUE_TEXT_MACRO
 
 __all__ = ["rewrite_text_casts"]
 
 _TEXT_TYPES = (exp.DataType.Type.VARCHAR, exp.DataType.Type.TEXT)
-
-# An interval's Display (src/common/src/types/interval.rs:1097-1150), from the parts the store
-# reads of {i}: years, months and days each when not zero, plural unless 1, ``+`` before a
-# positive part that follows a negative one; the time when not zero or nothing else is there.
-_Y, _M, _D = "datepart('year', {i})", "datepart('month', {i})", "datepart('day', {i})"
-_U = (
-    "(datepart('hour', {i}) * 3600000000 + datepart('minute', {i}) * 60000000"
-    " + datepart('microseconds', {i}))"
-)
-_SECONDS = "abs(datepart('microseconds', {i}))"
-
-
-def _part(value: str, unit: str, before: str) -> str:
-    plus = f"CASE WHEN {value} > 0 AND {before} < 0 THEN '+' ELSE '' END" if before else "''"
-    return (
-        f"CASE WHEN {value} <> 0 THEN {plus} || printf('%d {unit}', {value})"
-        f" || CASE WHEN {value} <> 1 THEN 's' ELSE '' END END"
-    )
-
-
-_INTERVAL_TEXT = (
-    "concat_ws(' ', "
-    + _part(_Y, "year", "")
-    + ", "
-    + _part(_M, "mon", _Y)
-    + ", "
-    + _part(_D, "day", f"CASE WHEN {_M} <> 0 THEN {_M} ELSE {_Y} END")
-    + f", CASE WHEN {_U} <> 0 OR ({_Y} = 0 AND {_M} = 0 AND {_D} = 0) THEN"
-    f" CASE WHEN {_U} < 0 THEN '-' WHEN {_U} > 0 AND"
-    f" (CASE WHEN {_D} <> 0 THEN {_D} WHEN {_M} <> 0 THEN {_M} ELSE {_Y} END) < 0 THEN '+'"
-    " ELSE '' END"
-    f" || printf('%02d:%02d:%02d', abs(datepart('hour', {{i}})), abs(datepart('minute', {{i}})),"
-    f" {_SECONDS} // 1000000)"
-    f" || CASE WHEN {_SECONDS} % 1000000 <> 0"
-    f" THEN rtrim(printf('.%06d', {_SECONDS} % 1000000), '0') ELSE '' END END)"
-)
-
-# A jsonb's text (ToTextFormatter, src/common/src/types/jsonb.rs:534-565): ", " between items,
-# ": " after a key. The store's pretty text puts a line break after each item and opening
-# bracket and before each closing one (a JSON string holds no raw line break), so those
-# become the separators; its numbers are already the f64 text jsonbb keeps (1e2 is 100.0).
-_JSONB_TEXT = (
-    "regexp_replace(regexp_replace(regexp_replace(json_pretty(TRY_CAST({t} AS JSON)),"
-    " ',\\n *', ', ', 'g'), '([\\[{{])\\n *', '\\1', 'g'), '\\n *', '', 'g')"
-)
-
-# A list of integers or booleans, at any depth: the store's text differs from RisingWave's
-# (list_array.rs:669-700; ToText of a bool is t/f) only in brackets, spacing and the booleans'
-# words, as no element needs quotes. Any other list, a struct or a map is refused.
-_PLAIN_LIST = "(TINYINT|SMALLINT|INTEGER|BIGINT|BOOLEAN)(\\[[0-9]*\\])+"
-_PLAIN_LIST_TEXT = (
-    "replace(replace(replace(replace(replace({t}, '[', '{{'), ']', '}}'), ', ', ','),"
-    " 'true', 't'), 'false', 'f')"
-)
-_OTHER_NESTED = "\\]$|^(STRUCT|TUPLE|MAP)\\("
-_NESTED_REFUSAL = (
-    "error("
-    + exp.Literal.string(
-        BOUND_MARK
-        + "rwalter does not simulate the text of a list, struct or map value cast to varchar"
-        " (only of a list of integers or booleans): it would show the store's text, not"
-        " RisingWave's; cast its elements or fields instead"
-    ).sql(dialect="duckdb")
-    + ")"
-)
-
-# {x}: the operand; {t}: its text in the store.
-_BY_STORE_TYPE = (
-    "CASE WHEN regexp_full_match(typeof({x}), 'DECIMAL\\(38,[1-3][0-9]\\)')"
-    " THEN rtrim(rtrim({t}, '0'), '.')"
-    " WHEN typeof({x}) = 'TIMESTAMP WITH TIME ZONE'"
-    " THEN regexp_replace({t}, '([+-][0-9][0-9])$', '\\1:00')"
-    f" WHEN regexp_full_match(typeof({{x}}), '{_PLAIN_LIST}') THEN {_PLAIN_LIST_TEXT}"
-    f" WHEN regexp_matches(typeof({{x}}), '{_OTHER_NESTED}') THEN {_NESTED_REFUSAL}"
-    " WHEN typeof({x}) = 'BLOB' THEN '\\x' || lower(hex(TRY_CAST({t} AS BLOB)))"
-    " WHEN typeof({x}) = 'JSON' THEN "
-    + _JSONB_TEXT
-    + " WHEN typeof({x}) = 'INTERVAL' AND {t} IS NOT NULL THEN "
-    + _INTERVAL_TEXT.replace("{i}", "TRY_CAST({t} AS INTERVAL)")
-    + " ELSE {t} END"
-)
 
 
 def rewrite_text_casts(node: exp.Expression) -> exp.Expression:
@@ -120,9 +39,9 @@ def rewrite_text_casts(node: exp.Expression) -> exp.Expression:
         return node
     node = node.copy()
     for cast in reversed([c for c in node.find_all(exp.Cast) if _rewritten_here(c)]):
-        x = cast.this.sql(dialect="duckdb")
-        text = exp.Cast(this=cast.this.copy(), to=cast.to.copy()).sql(dialect="duckdb")
-        cast.replace(exp.maybe_parse(_BY_STORE_TYPE.format(x=x, t=text), dialect="duckdb"))
+        macro = SCALAR_TEXT_MACRO if _scalar(cast.this) else VALUE_TEXT_MACRO
+        call = exp.Anonymous(this=f"rw_catalog.{macro}", expressions=[cast.this.copy()])
+        cast.replace(call)
     return node
 
 
@@ -134,3 +53,20 @@ def _rewritten_here(cast: exp.Cast) -> bool:
     if isinstance(operand, exp.Literal) and operand.is_string:
         return False
     return not (isinstance(operand, exp.Cast) and _rewritten_here(operand))
+
+
+# What cannot make a list, a struct or a map: its text needs no list branches.
+_SCALAR_FUNCTIONS = (
+    exp.Literal, exp.Binary, exp.Predicate, exp.Not, exp.Abs, exp.Ln, exp.Log, exp.Exp,
+    exp.Sqrt, exp.Pow, exp.Round, exp.Ceil, exp.Floor, exp.Sign, exp.Lower, exp.Upper,
+    exp.Length, exp.Substring, exp.Trim, exp.Concat, exp.Extract, exp.Count, exp.Sum, exp.Avg,
+)  # fmt: skip
+
+
+def _scalar(e: exp.Expression) -> bool:
+    """Whether ``e`` is surely no list, struct or map (its own kind, or a cast to a scalar)."""
+    while isinstance(e, exp.Paren | exp.Neg):
+        e = e.this
+    if isinstance(e, exp.Cast | exp.TryCast):
+        return not e.to.is_type(*exp.DataType.NESTED_TYPES)
+    return isinstance(e, _SCALAR_FUNCTIONS) and not isinstance(e, exp.DPipe | exp.Bracket)
