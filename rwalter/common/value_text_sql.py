@@ -1,11 +1,13 @@
-"""RisingWave's text of a value in the store, as one DuckDB macro: what a cast to ``varchar`` gives.
+"""RisingWave's text of a value in the store, as DuckDB macros: what a cast to ``varchar`` gives.
 
 Why it exists: RisingWave casts a value to ``varchar`` by its ``ToText`` (``general_to_text``,
 ``src/expr/impl/src/scalar/cast.rs:186-201``), DuckDB by its own text. Only the store knows the
 value's type, so the macro :data:`VALUE_TEXT_MACRO` (``x``) picks by ``typeof(x)`` and rewrites
-the store's text of ``x`` into RisingWave's. It is a macro of the store (installed with the
-``rw_catalog`` ones), so that a statement with many casts stays short; the rewrite that calls
-it is :mod:`rwalter.sql.dialect.text_casts`.
+the store's text of ``x`` into RisingWave's; a list's elements are read back out of the store's
+text of the list (DuckDB parses its own text as a ``VARCHAR[]``). :data:`SCALAR_TEXT_MACRO` is
+the same without the list branches, which cost DuckDB's binder tens of milliseconds. They are
+macros of the store (installed on need with the ``rw_catalog`` ones), so that a statement with
+many casts stays short; the rewrite that calls them is :mod:`rwalter.sql.dialect.text_casts`.
 """
 
 from __future__ import annotations

@@ -3,22 +3,28 @@
 Why it exists: RisingWave casts a value to ``varchar`` by its ``ToText`` (``general_to_text``,
 ``src/expr/impl/src/scalar/cast.rs:186-201``; ``true``/``false`` for a boolean, ``:209-214``),
 DuckDB by its own text. The cast is bound in the store, where the operand's type is known:
-this rewrite makes it pick, by the operand's store type, RisingWave's text for
+this rewrite makes each cast a call of the store macro that picks, by that type, RisingWave's
+text (:mod:`rwalter.common.value_text_sql`):
 
-- a ``numeric`` (:mod:`rwalter.sql.dialect.numeric`): no trailing zeros (``1``, not
-  ``1.0000000000``), as rust_decimal's ``Display``;
+- a ``numeric`` held at the store's scale (:mod:`rwalter.sql.dialect.numeric`): no trailing
+  zeros (``1``, not ``1.0000000000``), as rust_decimal's ``Display``; a literal's own scale is
+  kept (``1.50``);
+- a float: ryu's shortest form, no ``.0`` (``3``), plain digits from ``1e-5`` (to_text.rs);
 - a ``timestamptz``: the offset as ``+00:00`` (``%:z``, ``src/common/src/types/timestamptz.rs:76``);
 - an ``interval``: ``1 year 2 mons``, ``-1 years +3 days``, not the store's ``1 year 2 months``;
-- a ``bytea``: ``\\x`` and lower-case hex (``bytea.rs``'s ToText), not the store's escapes;
-- a ``jsonb``: ``{"a": [1, 2]}``, with RisingWave's spacing. rwalter's limit: an object's keys
-  stay in the order written, where RisingWave's text has them sorted (``jsonb.rs:102-104``);
-  a query's result has them sorted (:func:`rwalter.frontend.to_text.jsonb_text`).
+- a ``bytea``: ``\\x`` and lower-case hex, not the store's escapes;
+- a ``jsonb``: ``{"a": [1, 2]}``, with RisingWave's spacing (``jsonb.rs:534-565``);
+- a list, one or two levels deep: ``{1,NULL,"a b"}``, ``{{t,f}}``, each element by its type
+  and quoted as ``list_array.rs:669-700`` quotes it.
 
-- a list of integers or booleans: ``{{1,2},{NULL}}``, ``{t,f}`` (``list_array.rs:669-700``).
+An operand that cannot be a list (a literal, arithmetic, a cast to a scalar type, ``ln(x)``)
+calls the scalar macro, which DuckDB binds far faster.
 
-rwalter's limit: any other list, a struct and a map cast to varchar are refused (README, "not
-simulated"): RisingWave's text (``{"a b",1.5}``, ``(1,"a b")``) needs each element's text by
-its type, which the store's SQL cannot branch on, and the store's own text would show.
+rwalter's limits (README, "not simulated"): a struct, a map, a list of them and a list deeper
+than two levels cast to varchar are refused, where RisingWave writes ``(1,"a b")``: the store's
+SQL cannot read a struct's fields back out of its text. A jsonb's keys stay in the order
+written, where RisingWave's text has them sorted (``jsonb.rs:102-104``); a query's result has
+them sorted (:func:`rwalter.frontend.to_text.jsonb_text`).
 """
 
 from __future__ import annotations
