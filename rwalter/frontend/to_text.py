@@ -156,9 +156,12 @@ def _array_item(value: object, text: Callable[[object], str | None] = pg_text) -
 
 
 def _quoted(text: str, special: frozenset[str]) -> str:
+    """``text`` quoted where it needs it: a backslash doubled, a quote written ``\\"`` in a list
+    (``list_array.rs:687-695``) and ``""`` in a struct (``struct_array.rs:573-580``)."""
     if text and not any(c in special for c in text):
         return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    quote = '""' if special is _STRUCT_NEEDS_QUOTES else '\\"'
+    return '"' + text.replace("\\", "\\\\").replace('"', quote) + '"'
 
 
 # --------------------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ from collections.abc import Iterable
 
 import duckdb
 
+from rwalter.common import value_text_sql
+
 BASE_EPOCH_MS = 1_767_225_600_000  # 2026-01-01 00:00:00 UTC
 RW_VERSION = "3.2.0-alpha"  # Cargo.toml:82 at the modelled commit
 CLUSTER_VERSION = (
@@ -425,6 +427,7 @@ from rwalter.meta import (  # noqa: E402
 )
 
 MACROS.update(catalog_views_rw.MACROS)
+MACROS.update(value_text_sql.MACROS)
 MACROS.update(catalog_views_state.MACROS)
 MACROS.update(catalog_views_rw.FUNCTIONS)
 MACROS.update(catalog_views_pg_types.MACROS)
@@ -501,7 +504,8 @@ def referenced_views(sql: str) -> list[str]:
     if "rw_" not in sql.lower():
         return []
     low = sql.lower()
-    return [v for v in VIEWS if v in low] + [f for f in USER_FUNCTIONS if f + "(" in low]
+    called = (*USER_FUNCTIONS, *value_text_sql.MACROS)
+    return [v for v in VIEWS if v in low] + [f for f in called if f + "(" in low]
 
 
 def ensure(conn: duckdb.DuckDBPyConnection, installed: set[str], names: Iterable[str]) -> None:
