@@ -151,8 +151,15 @@ def _text_sql(x: str, *, lists: bool) -> str:
     )
 
 
+def _bound_once(body: str) -> str:
+    """``body`` (of the operand ``__rw_v``) with the macro's argument bound once, as a lambda's:
+    DuckDB expands a macro by writing its argument in at every use, so a cast nested in a cast
+    would be written some thirty times per level (three levels took minutes to bind)."""
+    return f"list_transform([x], lambda __rw_v: {body})[1]"
+
+
 # name -> (parameters, body), as rwalter.meta.catalog_views installs them.
 MACROS: dict[str, tuple[str, str]] = {
-    VALUE_TEXT_MACRO: ("x", _text_sql("x", lists=True)),
-    SCALAR_TEXT_MACRO: ("x", _text_sql("x", lists=False)),
+    VALUE_TEXT_MACRO: ("x", _bound_once(_text_sql("__rw_v", lists=True))),
+    SCALAR_TEXT_MACRO: ("x", _bound_once(_text_sql("__rw_v", lists=False))),
 }
