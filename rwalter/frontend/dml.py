@@ -50,7 +50,7 @@ from rwalter.errors import QUERY, RwError, invalid_input
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
 from rwalter.frontend.catalog_reader import unqualify_user_relations
-from rwalter.frontend.literals import bind_interval_literals, check_number_literals
+from rwalter.frontend.literals import bind_typed_literals, check_number_literals
 from rwalter.frontend.query import (
     check_visible,
     describe_query,
@@ -189,10 +189,15 @@ def check_insert_width(
     return node
 
 
+# The column types whose string literals RisingWave's binder reads itself
+# (``rwalter.frontend.literals``), as the type the literal is cast to.
+_BINDER_READS = {"interval": "INTERVAL", "bytea": "VARBINARY"}
+
+
 def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | None) -> None:
     """``bind_values`` with the target columns' types (``insert.rs:292``): a string literal bound
-    for an interval column is an interval literal, read by RisingWave's interval parser (the
-    caller binds it, ``rwalter.frontend.literals``), not by DuckDB's."""
+    for an interval or bytea column is read by RisingWave's parser of that type (the caller
+    binds it, ``rwalter.frontend.literals``), not by DuckDB's."""
     source = node.args.get("expression")
     if not isinstance(source, exp.Values):
         return
@@ -202,12 +207,9 @@ def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | N
         if not isinstance(row, exp.Tuple):
             continue
         for value, column in zip(row.expressions, targets, strict=False):
-            if (
-                isinstance(value, exp.Literal)
-                and value.is_string
-                and types.get(column) == "interval"
-            ):
-                value.replace(exp.Cast(this=value.copy(), to=exp.DataType.build("INTERVAL")))
+            read_by_binder = _BINDER_READS.get(types.get(column, ""))
+            if read_by_binder and isinstance(value, exp.Literal) and value.is_string:
+                value.replace(exp.Cast(this=value.copy(), to=exp.DataType.build(read_by_binder)))
 
 
 def check_update(node: exp.Update, rel: Relation) -> None:
@@ -353,7 +355,7 @@ def handle_dml(session, node: exp.Expression) -> Result:
         node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
     word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
     returning = node.args.get("returning")
-    bound = bind_interval_literals(node)
+    bound = bind_typed_literals(node)
     if returning is not None:  # the rows written, then the tag (handler/query.rs: DML with output)
         bound = bound.copy() if bound is node else bound
         bound.args["returning"].set("expressions", named_items(returning.expressions))
