@@ -227,7 +227,7 @@ class GraphRows:
         rows of a large cluster), or an exception on the first row :meth:`_actors_checked`
         would refuse, which then names it."""
         lo, hi = pgtext.INT32
-        new, cls = object.__new__, Actor
+        of = Actor.of
         actors: list[Actor] = []
         append = actors.append
         ia, ifr, iw = t.column("actor_id"), t.column("fragment_id"), t.column("worker_id")
@@ -237,9 +237,7 @@ class GraphRows:
                 raise ValueError("out of range")
             if fid not in frags or wid not in workers:
                 raise KeyError(fid)
-            row = new(cls)
-            row.__dict__.update(actor_id=aid, fragment_id=fid, worker_id=wid, vnodes=[], splits=[])
-            append(row)
+            append(of(actor_id=aid, fragment_id=fid, worker_id=wid, vnodes=[], splits=[]))
         if len({a.actor_id for a in actors}) != len(actors):
             raise KeyError("an actor listed twice")
         return actors
@@ -283,7 +281,7 @@ class GraphRows:
                 if type(vnodes) is not list or not set(map(type, vnodes)) <= ONLY_INT:
                     raise fault(t, i, f"the vnodes of actor {aid} are not a list of integers")
                 vnodes.sort()  # the list json made is the actor's own (rows are unsealed here)
-                actors[aid].__dict__["vnodes"] = vnodes
+                actors[aid].vnodes = vnodes
                 owned += vnodes
             owned.sort()
             if owned != full:
@@ -364,5 +362,5 @@ def _assign_vnodes(mapping: dict, actors: dict[int, Actor], full: list[int]) -> 
         return False
     for actor, vnodes in pairs:
         vnodes.sort()  # the list json made becomes the actor's own (rows are unsealed here)
-        actor.__dict__["vnodes"] = vnodes
+        actor.vnodes = vnodes
     return True

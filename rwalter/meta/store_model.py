@@ -33,7 +33,7 @@ from typing import Any
 import duckdb
 
 from rwalter.meta.catalog_derived import DEPENDENTS, DERIVATIONS
-from rwalter.meta.store_tables import TABLES, Row, TableSpec
+from rwalter.meta.store_tables import TABLES, Row, TableSpec, seal
 from rwalter.meta.user_data import QUERY_KINDS, mentions_store
 
 # table name -> index name -> the value a row is indexed under.
@@ -68,7 +68,11 @@ class Table:
         self.dirty: dict[Any, bool] = {}
         self.version = 0  # bumped by every change (for caches derived from the rows)
         self._index_fns = INDEXES.get(spec.name, {})
-        self.indexes: dict[str, dict[Any, dict[Any, None]]] = {n: {} for n in self._index_fns}
+        # index name -> value -> its keys in order: a 1-tuple for one key (most values of most
+        # indexes name one row, and a tuple is a quarter of a dict's size), else a dict.
+        self.indexes: dict[str, dict[Any, tuple | dict[Any, None]]] = {
+            n: {} for n in self._index_fns
+        }
         # A lazy table's parts DuckDB holds and the model has not read: value -> row count.
         self.lazy, self.lazy_column = LAZY.get(spec.name, (None, None))
         self.unread: dict[Any, int] = {}
@@ -81,7 +85,8 @@ class Table:
     def keys_by(self, index: str, value: Any) -> Iterable[Any]:
         if index == self.lazy and value in self.unread:
             self.read([value])
-        return self.indexes[index].get(value, {}).keys()
+        bucket = self.indexes[index].get(value, ())
+        return bucket if type(bucket) is tuple else bucket.keys()
 
     def count_by(self, index: str, value: Any) -> int:
         """How many rows are under ``value`` of ``index``, read or not."""
@@ -111,7 +116,7 @@ class Table:
             key = key_of(row)
             mine[key] = row
             for index, fn in fns:
-                index.setdefault(fn(row), {})[key] = None
+                _index_add(index, fn(row), key)
 
     def set(self, key: Any, row: Row | None) -> None:
         """Put ``row`` under ``key`` (None removes it), keeping the indexes in step."""
@@ -119,15 +124,12 @@ class Table:
         old = self.rows.get(key)
         if old is not None:
             for name, fn in self._index_fns.items():
-                bucket = self.indexes[name][fn(old)]
-                del bucket[key]
-                if not bucket:
-                    del self.indexes[name][fn(old)]
+                _index_remove(self.indexes[name], fn(old), key)
             del self.rows[key]
         if row is not None:
             self.rows[key] = row
             for name, fn in self._index_fns.items():
-                self.indexes[name].setdefault(fn(row), {})[key] = None
+                _index_add(self.indexes[name], fn(row), key)
 
     def fill(self, rows: Iterable[Row]) -> None:
         """Put rows into a store being filled whole (a snapshot): each sealed and dirty (DuckDB
@@ -135,22 +137,16 @@ class Table:
         self.version += 1
         mine, dirty, indexes = self.rows, self.dirty, self.indexes
         fns = [(indexes[name], fn) for name, fn in self._index_fns.items()]
-        single = self.spec.key[0] if len(self.spec.key) == 1 else None
+        key_of = self.spec.key_of
         for row in rows:
-            d = row.__dict__
-            d["_sealed"] = True
-            key = d[single] if single is not None else self.spec.key_of(row)
+            seal(row)
+            key = key_of(row)
             if key in mine:
                 self.set(key, row)
             else:
                 mine[key] = row
                 for index, fn in fns:
-                    value = fn(row)
-                    bucket = index.get(value)
-                    if bucket is None:
-                        index[value] = {key: None}
-                    else:
-                        bucket[key] = None
+                    _index_add(index, fn(row), key)
             dirty[key] = False
 
     def clear(self) -> None:
@@ -159,6 +155,28 @@ class Table:
         self.unread.clear()
         for index in self.indexes.values():
             index.clear()
+
+
+def _index_add(index: dict[Any, Any], value: Any, key: Any) -> None:
+    """Add ``key`` last under ``value``: a 1-tuple for the first key, a dict from the second."""
+    bucket = index.get(value)
+    if bucket is None:
+        index[value] = (key,)
+    elif type(bucket) is tuple:
+        if bucket[0] != key:
+            index[value] = {bucket[0]: None, key: None}
+    else:
+        bucket[key] = None
+
+
+def _index_remove(index: dict[Any, Any], value: Any, key: Any) -> None:
+    bucket = index[value]
+    if type(bucket) is tuple:
+        del index[value]
+        return
+    del bucket[key]
+    if len(bucket) == 1:
+        index[value] = tuple(bucket)
 
 
 def _read_part(

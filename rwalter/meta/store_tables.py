@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -29,17 +30,21 @@ class SealedRowError(AttributeError):
 
 
 class Row:
-    """Base of every store row: rows put into the model are sealed against assignment."""
+    """Base of every store row: rows put into the model are sealed against assignment.
 
-    __slots__ = ()
+    Rows are slotted dataclasses (a large catalog holds hundreds of thousands of them): no
+    per-row ``__dict__``; ``_sealed`` is the one slot of the base, unset until a row is sealed.
+    """
+
+    __slots__ = ("_sealed",)
 
     def __setattr__(self, name: str, value: object) -> None:
-        if self.__dict__.get("_sealed"):
+        if getattr(self, "_sealed", False):
             raise SealedRowError(
                 f"{type(self).__name__}.{name}: rows of the meta store are read-only; "
                 "use dataclasses.replace or the catalog's update methods"
             )
-        object.__setattr__(self, name, value)
+        _set(self, name, value)
 
     @classmethod
     def of(cls: type[R], **values: Any) -> R:
@@ -58,21 +63,35 @@ class Row:
                 raise TypeError(
                     f"{cls.__name__}: missing {', '.join(sorted(names - values.keys()))}"
                 )
-        row.__dict__.update(values)
+        for name, value in values.items():
+            _set(row, name, value)
         return row
 
     def sealed_copy(self) -> Row:
         """A sealed copy whose list fields are copies too (the caller keeps its own object)."""
         copy = object.__new__(type(self))
-        d = copy.__dict__
-        for k, v in self.__dict__.items():
-            if k != "_sealed":
-                d[k] = list(v) if type(v) is list else v
-        d["_sealed"] = True
+        for name in _field_names(type(self)):
+            v = getattr(self, name)
+            _set(copy, name, list(v) if type(v) is list else v)
+        seal(copy)
         return copy
 
 
+# Sets a slot of a row without the seal check (rows being built, or being sealed).
+_set = object.__setattr__
+
+
+def seal(row: Row) -> None:
+    """Seal a row: from now on assigning any of its fields raises :class:`SealedRowError`."""
+    _set(row, "_sealed", True)
+
+
 R = typing.TypeVar("R", bound=Row)
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 @functools.cache
@@ -88,7 +107,7 @@ def _field_defaults(cls: type) -> tuple[frozenset[str], tuple[tuple[str, Any], .
     return frozenset(f.name for f in fields), tuple(defaults)
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Info(Row):
     """A key of ``rwmeta.info``: the store's format, the clock, id counters, meta settings."""
 
@@ -96,7 +115,7 @@ class Info(Row):
     value: str
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Database(Row):
     """A row of ``rwmeta.databases`` (``src/meta/model/src/database.rs``)."""
 
@@ -109,7 +128,7 @@ class Database(Row):
     checkpoint_frequency: BigInt | None = None
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Schema(Row):
     """A row of ``rwmeta.schemas``: a schema CREATE SCHEMA made (``src/meta/model/src/schema.rs``);
     each database's own four are implied."""
@@ -120,7 +139,7 @@ class Schema(Row):
     owner: int
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Worker(Row):
     """A row of ``rwmeta.workers`` (``src/meta/model/src/worker.rs``, ``worker_property.rs``)."""
 
@@ -136,7 +155,7 @@ class Worker(Row):
     started_at_ms: BigInt
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Relation(Row):
     """A catalog object (``src/meta/model/src/object.rs`` with its table/sink/index/view row)."""
 
@@ -164,7 +183,7 @@ class Relation(Row):
     sink_log_store: str | None = None
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Job(Row):
     """A row of ``rwmeta.streaming_jobs`` (``src/meta/model/src/streaming_job.rs:25-45``)."""
 
@@ -192,7 +211,7 @@ class Job(Row):
     config_values: list[str] = dataclasses.field(default_factory=list)
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Fragment(Row):
     """A row of ``rwmeta.fragments`` (``src/meta/model/src/fragment.rs``)."""
 
@@ -214,7 +233,7 @@ class Fragment(Row):
     rate_limits: list[int]
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Edge(Row):
     """A row of ``rwmeta.fragment_relations``: keyed by its two ends, as
     ``src/meta/model/src/fragment_relation.rs`` is."""
@@ -225,7 +244,7 @@ class Edge(Row):
     dist_key: list[str]
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Actor(Row):
     """A live actor (RisingWave derives them at recovery and keeps them in the barrier worker)."""
 
@@ -236,7 +255,7 @@ class Actor(Row):
     splits: list[str]
 
 
-@dataclass(eq=True)
+@dataclass(eq=True, slots=True)
 class Setting(Row):
     """A row of ``rwmeta.session_defaults`` or ``rwmeta.system_params``."""
 
@@ -295,26 +314,25 @@ class TableSpec:
         """The row's own columns of every stored row (the derived ones are the store's)."""
         return f"SELECT {', '.join(self.columns)} FROM {self.qualified}"
 
-    def key_of(self, row: Row) -> Any:
-        d = row.__dict__
-        if len(self.key) == 1:
-            return d[self.key[0]]
-        return tuple(d[k] for k in self.key)
+    @functools.cached_property
+    def key_of(self) -> Callable[[Row], Any]:
+        """The key of a row: its one key field, or the tuple of them."""
+        return operator.attrgetter(*self.key)
 
-    def values(self, row: Row) -> tuple:
-        d = row.__dict__
-        return tuple(d[c] for c in self.columns)
+    @functools.cached_property
+    def values(self) -> Callable[[Row], tuple]:
+        """A row's own fields, in column order."""
+        return operator.attrgetter(*self.columns)
 
     def from_db(self, names: Sequence[str], values: Sequence[Any]) -> Row:
         """A sealed row from a DuckDB row (NULL lists read as empty ones)."""
         row = object.__new__(self.cls)
-        d = row.__dict__
         for n, v in zip(names, values, strict=True):
-            d[n] = list(v) if isinstance(v, list | tuple) else v
+            _set(row, n, list(v) if isinstance(v, list | tuple) else v)
         for n in self.list_columns:
-            if d.get(n) is None:
-                d[n] = []
-        d["_sealed"] = True
+            if getattr(row, n, None) is None:
+                _set(row, n, [])
+        seal(row)
         return row
 
     def check_fields(self, fields: dict[str, object]) -> None:
@@ -384,4 +402,5 @@ __all__ = [
     "TableSpec",
     "Worker",
     "schema_ddl",
+    "seal",
 ]
