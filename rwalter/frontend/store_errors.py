@@ -15,10 +15,12 @@ import re
 import duckdb
 from sqlglot import exp
 
+from rwalter.common.memory_bounds import store_memory_text
 from rwalter.errors import (
     CATALOG_NOT_FOUND,
     QUERY,
     STORE_TEXT_MARKS,
+    UNSUPPORTED_STATEMENT,
     RwError,
     catalog_error,
     unmodelled,
@@ -35,6 +37,8 @@ def duck_error(exc: Exception) -> RwError:
     interrupted query stays an interrupt (Ctrl-C, ``rwalter.interrupts``)."""
     if isinstance(exc, duckdb.InterruptException):
         raise KeyboardInterrupt from None
+    if isinstance(exc, duckdb.OutOfMemoryException):  # rwalter's bound on a statement's memory
+        return RwError([store_memory_text()], UNSUPPORTED_STATEMENT)
     text = str(exc).split("\n")[0]
     for mark, code in STORE_TEXT_MARKS.items():  # a text the store raised on rwalter's behalf
         if mark in text:

@@ -29,6 +29,7 @@ from typing import Any
 
 import duckdb
 
+from rwalter.common.memory_bounds import STORE_MEMORY_MB
 from rwalter.common.rust_num import wrap_as
 from rwalter.meta.store_model import Model, Table
 from rwalter.meta.store_tables import (
@@ -64,8 +65,12 @@ CHECK_ENV = "RWALTER_STORE_CHECK"
 # Nothing of DuckDB's outside the store is reachable through this connection: no files, no
 # extensions, no settings changed (a user's SQL runs on it; rwalter itself needs none of them).
 # One DuckDB thread: the store's queries read a few thousand rows at most, which a second
-# thread only costs memory and wake-ups for.
-LOCK_DOWN = "SET threads = 1; SET enable_external_access = false; SET lock_configuration = true"
+# thread only costs memory and wake-ups for. The memory a statement may use is bounded
+# (rwalter.common.memory_bounds).
+LOCK_DOWN = (
+    f"SET threads = 1; SET memory_limit = '{STORE_MEMORY_MB}MB'; "
+    "SET enable_external_access = false; SET lock_configuration = true"
+)
 
 
 class StoreError(Exception):
