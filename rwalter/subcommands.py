@@ -204,8 +204,19 @@ def serve_command(
         if script:
             console = Console(env.stdout, env.stderr, color_out=False, color_err=False)
             sources = read_inputs([("file", script)], env.stdin)
-            if BatchRun(opts, session, console).run(sources) != ExitCode.OK:
-                return ExitCode.FAILED
+            code = BatchRun(opts, session, console).run(sources)
+            if code == ExitCode.FAILED and (opts.on_error or "stop") == "stop":
+                env.stderr.write(
+                    f"rwalter serve: the setup script {script} failed; not serving "
+                    "(--on-error continue serves after failed statements)\n"
+                )
+                return code
+            if code == ExitCode.FAILED:
+                env.stderr.write(
+                    f"rwalter serve: warning: the setup script {script} had failed statements\n"
+                )
+            elif code != ExitCode.OK:
+                return code
         from rwalter import server
 
         return server.main(

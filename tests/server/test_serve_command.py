@@ -18,9 +18,12 @@ from rwalter.server import NO_AUTH_WARNING, is_loopback
 psycopg = pytest.importorskip("psycopg")
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], int]:
+def start(
+    *args: str, options: tuple[str, ...] = (), seen: list[str] | None = None
+) -> tuple[subprocess.Popen[str], int]:
+    """Start ``rwalter [options] serve --port 0 args``; ``seen`` gets stderr before it listens."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "rwalter", "serve", "--port", "0", *args],
+        [sys.executable, "-m", "rwalter", *options, "serve", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -32,6 +35,8 @@ def start(*args: str) -> tuple[subprocess.Popen[str], int]:
         m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
         if m:
             return proc, int(m.group(1))
+        if seen is not None:
+            seen.append(line)
         if not line and proc.poll() is not None:
             break
     proc.kill()
@@ -61,6 +66,36 @@ def test_sigterm_keeps_the_last_completed_statement_with_db(tmp_path):
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert after.stdout == " s  \n----\n 83\n(1 row)\n\n"
+
+
+def test_a_failed_setup_script_says_so_and_does_not_serve(tmp_path):
+    setup = tmp_path / "setup.sql"
+    setup.write_text("CREATE TABLE t (v int);\nDROP TABLE nope;\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "rwalter", "serve", "--port", "0", "--script", str(setup)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert run.returncode == 1
+    assert run.stderr.endswith(
+        f"rwalter serve: the setup script {setup} failed; not serving "
+        "(--on-error continue serves after failed statements)\n"
+    )
+    assert "listening on" not in run.stderr
+
+
+def test_on_error_continue_serves_after_a_failed_setup_statement(tmp_path):
+    setup = tmp_path / "setup.sql"
+    setup.write_text("DROP TABLE nope;\nCREATE TABLE t (v int);\n")
+    seen: list[str] = []
+    proc, port = start("--script", str(setup), options=("--on-error", "continue"), seen=seen)
+    assert seen[-1] == f"rwalter serve: warning: the setup script {setup} had failed statements\n"
+    try:
+        dsn = f"host=127.0.0.1 port={port} user=root dbname=dev"
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            assert conn.execute("SELECT count(*) FROM t").fetchone() == (0,)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
 
 
 def test_an_unreadable_snapshot_is_a_usage_error(tmp_path):
