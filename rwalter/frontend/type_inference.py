@@ -416,6 +416,13 @@ def _node_type(n, types, column_type, casts, failures) -> str | None:
     if isinstance(n, exp.Neg):
         inner = types.get(id(n.this))
         return inner if inner in (*_INTS, DEC, *_FLOATS, INTERVAL) else None
+    if isinstance(n, exp.Coalesce | exp.Greatest | exp.Least):
+        return _align(n, [n.this, *n.expressions], types, casts, failures)
+    if isinstance(n, exp.Case):
+        return _bind_case(n, types, casts, failures)
+    if isinstance(n, exp.In) and not n.args.get("query") and not n.args.get("unnest"):
+        _align(n, [n.this, *n.expressions], types, casts, failures)
+        return BOOL
     if isinstance(n, exp.Between):  # two comparisons (binder/expr/mod.rs, bind_between)
         typed = types.get(id(n.this))
         if typed in KNOWN_TYPES:
@@ -424,7 +431,7 @@ def _node_type(n, types, column_type, casts, failures) -> str | None:
                     casts.append((bound, typed))
         return BOOL
     if isinstance(n, exp.And | exp.Or | exp.Not | exp.Is | exp.Like | exp.ILike | exp.In):
-        return BOOL
+        return BOOL  # (an IN over a subquery)
     if isinstance(n, exp.DPipe):  # ConcatOp: both sides cast to varchar (func.rs:373-378)
         sides = (types.get(id(n.this)), types.get(id(n.expression)))
         return VARCHAR if all(s == UNTYPED or s in KNOWN_TYPES for s in sides) else None
@@ -432,6 +439,62 @@ def _node_type(n, types, column_type, casts, failures) -> str | None:
     if name is None or _is_assignment(n):
         return None
     return _bind_operator(n, name, types, casts, failures)
+
+
+# DataType's Debug form (src/common/src/types/mod.rs), as ``least_restrictive`` prints it.
+_DEBUG_NAMES = {
+    BOOL: "Boolean", INT2: "Int16", INT4: "Int32", INT8: "Int64", DEC: "Decimal",
+    FLOAT4: "Float32", FLOAT8: "Float64", INT256: "Int256", DATE: "Date", TS: "Timestamp",
+    TSTZ: "Timestamptz", TIME: "Time", INTERVAL: "Interval", JSONB: "Jsonb", BYTEA: "Bytea",
+    VARCHAR: "Varchar", SERIAL: "Serial",
+}  # fmt: skip
+
+
+def _align(n, members, types, casts, failures) -> str | None:
+    """``align_types`` (``type_inference/cast.rs:30-70``): the typed members' least
+    restrictive type (each casts implicitly to it), the untyped ones cast to it (varchar when
+    none is typed); ``types A and B cannot be matched`` when two have none."""
+    actual = [types.get(id(m)) for m in members]
+    if any(t is None for t in actual):
+        return None
+    result: str | None = None
+    for t in actual:
+        if t == UNTYPED:
+            continue
+        if result is None or t == result or cast_ok(t, result, IMPLICIT):
+            result = result or t
+        elif cast_ok(result, t, IMPLICIT):
+            result = t
+        else:
+            text = f"types {_DEBUG_NAMES[result]} and {_DEBUG_NAMES[t]} cannot be matched"
+            failures.append((n, RwError([f"Bind error: {text}"], QUERY)))
+            return None
+    result = result or VARCHAR
+    for m, t in zip(members, actual, strict=True):
+        if t != result:
+            casts.append((m, result))
+    return result
+
+
+def _bind_case(n: exp.Case, types, casts, failures) -> str | None:
+    """A CASE: each ``WHEN`` of a simple CASE compared with its operand (``equal``), and the
+    results aligned (``infer_type_for_special``, ``func.rs:344-355``)."""
+    ifs = n.args.get("ifs") or []
+    operand = n.args.get("this")
+    if operand is not None:
+        for branch in ifs:
+            pair = (types.get(id(operand)), types.get(id(branch.this)))
+            if None in pair or UNTYPED in pair:
+                continue
+            try:
+                resolve("equal", list(pair))
+            except NoSignature as no:
+                failures.append((n, RwError([no.text], QUERY)))
+                return None
+    results = [b.args.get("true") for b in ifs]
+    if n.args.get("default") is not None:
+        results.append(n.args["default"])
+    return _align(n, [r for r in results if r is not None], types, casts, failures)
 
 
 def _is_assignment(n: exp.Expression) -> bool:
