@@ -46,6 +46,7 @@ from functools import lru_cache
 import duckdb
 from sqlglot import exp
 
+from rwalter.common.pg_types import data_type_of
 from rwalter.errors import QUERY, RwError, invalid_input
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
@@ -60,6 +61,14 @@ from rwalter.frontend.query import (
 )
 from rwalter.frontend.store_errors import duck_error
 from rwalter.frontend.surface import bind_surface
+from rwalter.frontend.type_inference import (
+    ASSIGN,
+    CAST_TABLE,
+    INTERVAL,
+    UNTYPED,
+    cast_ok,
+    expression_type,
+)
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import Relation, storage_name
 from rwalter.result import Result
@@ -190,24 +199,50 @@ def check_insert_width(
 
 
 def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | None) -> None:
-    """``bind_values`` with the target columns' types (``insert.rs:292``): a string literal bound
-    for an interval column is an interval literal, read by RisingWave's interval parser (the
-    caller binds it, ``rwalter.frontend.literals``), not by DuckDB's."""
+    """``bind_values`` with the target columns' types (``insert.rs:292``, ``values.rs:116-124``):
+    each value is cast to its column's type in the Assign context, row by row, and one that
+    cannot be (``true`` into an integer, where the store would write 1) fails the INSERT
+    (``cast_on_insert``, ``insert.rs:397-424``); a string literal bound for an interval column is
+    an interval literal, read by RisingWave's interval parser (the caller binds it,
+    ``rwalter.frontend.literals``), not by DuckDB's."""
     source = node.args.get("expression")
     if not isinstance(source, exp.Values):
         return
-    types = dict(zip(rel.columns, rel.column_types, strict=False))
+    types = {c: data_type_of(t) for c, t in zip(rel.columns, rel.column_types, strict=False)}
     targets = named if named is not None else table_columns(rel).insertable()
     for row in source.expressions:
         if not isinstance(row, exp.Tuple):
             continue
-        for value, column in zip(row.expressions, targets, strict=False):
-            if (
-                isinstance(value, exp.Literal)
-                and value.is_string
-                and types.get(column) == "interval"
-            ):
+        width = len(row.expressions)
+        for i, (value, column) in enumerate(zip(row.expressions, targets, strict=False)):
+            _check_assign_cast(value, types.get(column), i, width)
+            if isinstance(value, exp.Literal) and value.is_string and types.get(column) == INTERVAL:
                 value.replace(exp.Cast(this=value.copy(), to=exp.DataType.build("INTERVAL")))
+
+
+def _ordinal(i: int) -> str:
+    """``ordinal`` (``src/frontend/src/utils/mod.rs:213-225``): 1st, 2nd, 3rd, 11th..."""
+    s = str(i)
+    if s.endswith("1") and not s.endswith("11"):
+        return s + "st"
+    if s.endswith("2") and not s.endswith("12"):
+        return s + "nd"
+    if s.endswith("3") and not s.endswith("13"):
+        return s + "rd"
+    return s + "th"
+
+
+def _check_assign_cast(value: exp.Expression, target: str | None, i: int, width: int) -> None:
+    """``cast_assign`` of one value (``cast.rs:95-130``), named by its column when the row has
+    more than one (``insert.rs:410-418``)."""
+    source = expression_type(value)
+    if target is None or source in (None, UNTYPED, target) or target not in CAST_TABLE:
+        return
+    if cast_ok(source, target, ASSIGN):
+        return
+    text = f'cannot cast type "{source}" to "{target}" in Assign context'
+    causes = [f"failed to cast the {_ordinal(i + 1)} column", text] if width > 1 else [text]
+    raise RwError(causes, QUERY)
 
 
 def check_update(node: exp.Update, rel: Relation) -> None:

@@ -43,6 +43,7 @@ __all__ = [
     "apply_casts",
     "cast_ok",
     "column_types_in",
+    "expression_type",
     "infer",
     "resolve",
 ]
@@ -396,6 +397,14 @@ def infer(root: exp.Expression, column_type: ColumnType) -> Coercion:
     position = {id(n): i for i, n in enumerate(order)}
     at, err = min(failures, key=lambda f: position[id(f[0])])  # bound first, left to right
     return Coercion(casts, err, at)
+
+
+def expression_type(e: exp.Expression, column_type: ColumnType = lambda _c: None) -> str | None:
+    """The type :func:`infer` gives ``e`` (``unknown`` for an untyped literal), or None."""
+    types: dict[int, str | None] = {}
+    for n in reversed(list(e.walk())):
+        types[id(n)] = _node_type(n, types, column_type, [], [])
+    return types[id(e)]
 
 
 def _node_type(n, types, column_type, casts, failures) -> str | None:
