@@ -232,10 +232,12 @@ def _ordinal(i: int) -> str:
     return s + "th"
 
 
-def _check_assign_cast(value: exp.Expression, target: str | None, i: int, width: int) -> None:
+def _check_assign_cast(
+    value: exp.Expression, target: str | None, i: int, width: int, column_type=lambda _c: None
+) -> None:
     """``cast_assign`` of one value (``cast.rs:95-130``), named by its column when the row has
     more than one (``insert.rs:410-418``)."""
-    source = expression_type(value)
+    source = expression_type(value, column_type)
     if target is None or source in (None, UNTYPED, target) or target not in CAST_TABLE:
         return
     if cast_ok(source, target, ASSIGN):
@@ -246,9 +248,21 @@ def _check_assign_cast(value: exp.Expression, target: str | None, i: int, width:
 
 
 def check_update(node: exp.Update, rel: Relation) -> None:
-    """``bind_update``'s checks of its assignments (``update.rs:160-270``)."""
+    """``bind_update``'s checks of its assignments (``update.rs:160-270``): each ``SET c = e``
+    cast to ``c``'s type in the Assign context (``update.rs:196-199``) as it is bound."""
     cols = table_columns(rel)
     _check_returning_table(node, cols)
+    types = {c: data_type_of(t) for c, t in zip(rel.columns, rel.column_types, strict=False)}
+
+    def column_type(col: exp.Column) -> str | None:
+        qualifier = col.args.get("table")
+        own = qualifier is None or real_value(qualifier) == object_name(node.this)
+        return (
+            types.get(real_value(col.this))
+            if own and isinstance(col.this, exp.Identifier)
+            else None
+        )
+
     assigned: list[str] = []
     for e in node.expressions:
         target = e.this if isinstance(e, exp.EQ) else None
@@ -259,6 +273,7 @@ def check_update(node: exp.Update, rel: Relation) -> None:
             if name in assigned:
                 raise bind_error("multiple assignments to the same column")
             assigned.append(name)
+            _check_assign_cast(e.expression, types.get(name), 0, 1, column_type)
     pk = set(rel.stream_key)
     for name in assigned:
         if name in pk:
