@@ -60,13 +60,14 @@ from rwalter.frontend.query import (
     too_many_rows,
 )
 from rwalter.frontend.store_errors import duck_error
-from rwalter.frontend.surface import bind_surface
+from rwalter.frontend.surface import bind_surface, relation_columns
 from rwalter.frontend.type_inference import (
     ASSIGN,
     CAST_TABLE,
     INTERVAL,
     UNTYPED,
     cast_ok,
+    column_types_in,
     expression_type,
 )
 from rwalter.frontend.windows import bind_window_calls
@@ -198,7 +199,9 @@ def check_insert_width(
     return node
 
 
-def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | None) -> None:
+def cast_values_to_columns(
+    node: exp.Insert, rel: Relation, named: list[str] | None, column_type=None
+) -> None:
     """``bind_values`` with the target columns' types (``insert.rs:292``, ``values.rs:116-124``):
     each value is cast to its column's type in the Assign context, row by row, and one that
     cannot be (``true`` into an integer, where the store would write 1) fails the INSERT
@@ -206,10 +209,12 @@ def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | N
     an interval literal, read by RisingWave's interval parser (the caller binds it,
     ``rwalter.frontend.literals``), not by DuckDB's."""
     source = node.args.get("expression")
-    if not isinstance(source, exp.Values):
-        return
     types = {c: data_type_of(t) for c, t in zip(rel.columns, rel.column_types, strict=False)}
     targets = named if named is not None else table_columns(rel).insertable()
+    if isinstance(source, exp.Select) and column_type is not None:
+        _check_query_casts(source, [types.get(c) for c in targets], column_type)
+    if not isinstance(source, exp.Values):
+        return
     for row in source.expressions:
         if not isinstance(row, exp.Tuple):
             continue
@@ -218,6 +223,17 @@ def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | N
             _check_assign_cast(value, types.get(column), i, width)
             if isinstance(value, exp.Literal) and value.is_string and types.get(column) == INTERVAL:
                 value.replace(exp.Cast(this=value.copy(), to=exp.DataType.build("INTERVAL")))
+
+
+def _check_query_casts(source: exp.Select, targets: list[str | None], column_type) -> None:
+    """An ``INSERT ... SELECT``: the query's columns cast to the targets (``insert.rs:256-276``),
+    each typed as far as :func:`expression_type` knows it."""
+    items = source.expressions
+    if any(isinstance(i, exp.Star) or isinstance(i.this, exp.Star) for i in items):
+        return
+    for i, (item, target) in enumerate(zip(items, targets, strict=False)):
+        bare = item.this if isinstance(item, exp.Alias) else item
+        _check_assign_cast(bare, target, i, len(items), column_type)
 
 
 def _ordinal(i: int) -> str:
@@ -350,7 +366,8 @@ def _bind_dml(session, node: exp.Expression) -> tuple[exp.Expression, Relation |
         source = node.args.get("expression")
         if source is not None:
             node = check_insert_width(node, rel, named, _source_width(session, source))
-            cast_values_to_columns(node, rel, named)
+            scope = column_types_in(source, lambda n: relation_columns(session, n))
+            cast_values_to_columns(node, rel, named, scope)
     elif rel is not None and isinstance(node, exp.Update):
         check_update(node, rel)
     elif rel is not None and isinstance(node, exp.Delete):
