@@ -36,7 +36,6 @@ from rwalter.frontend.catalog_reader import unqualify_user_relations
 from rwalter.frontend.literals import bind_interval_literals, check_number_literals
 from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
 from rwalter.frontend.select_scope import check_select_aliases
-from rwalter.frontend.statement_timeout import deadline
 from rwalter.frontend.store_errors import alias_count_error, bind_error, duck_error, query_error
 from rwalter.frontend.store_types import rw_type, type_letter
 from rwalter.frontend.surface import (
@@ -401,7 +400,8 @@ def _untranslatable_call(session, node: exp.Expression) -> RwError:
 def handle_query(session, node: exp.Expression) -> Result:
     sql = _bound_sql(session, node)
     try:
-        with deadline(session.config.statement_timeout_ms, session.client.batch.interrupt):
+        timeout_ms = session.config.statement_timeout_ms
+        with session.watchdog.deadline(timeout_ms, session.client.batch.interrupt):
             result = run_duck(session, sql)
     except RwError as err:
         raise query_error(session, err, node) from None

@@ -10,21 +10,22 @@ query with ``SchedulerError::QueryCancelled("timeout after {secs} seconds")`` (w
 ``Scheduler error`` / ``Query cancelled: timeout after 1 seconds`` (``scheduler/error.rs:43``,
 ``src/frontend/src/error.rs:143``).
 
-rwalter's batch query is one store call: :func:`deadline` interrupts it from a timer thread
-when the time is up (the store stops the call as it stops one on Ctrl-C, ``rwalter.interrupts``)
-and tells the timeout apart from a Ctrl-C, which stays an interrupt. The time is the wall
-clock, as ``pg_sleep`` sleeps on it.
+rwalter's batch query is one store call: a session's :class:`Watchdog` (one thread, armed for
+each query) interrupts it when the time is up (the store stops the call as it stops one on
+Ctrl-C, ``rwalter.interrupts``), and the interrupt is told apart from a Ctrl-C, which stays an
+interrupt. The time is the wall clock, as ``pg_sleep`` sleeps on it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 from rwalter.errors import CANCELLED, RwError
 
-__all__ = ["DEFAULT_TIMEOUT_S", "deadline", "timeout_error"]
+__all__ = ["DEFAULT_TIMEOUT_S", "Watchdog", "timeout_error"]
 
 # batch.rs:122-125: statement_timeout_in_sec, the timeout when the session variable is 0.
 DEFAULT_TIMEOUT_S = 60 * 60
@@ -37,33 +38,64 @@ def timeout_error(timeout_ms: int) -> RwError:
     )
 
 
-@contextlib.contextmanager
-def deadline(timeout_ms: int, interrupt: Callable[[], None]) -> Iterator[None]:
-    """Run the body under the session's ``statement_timeout`` (``timeout_ms``; 0 is the
-    default): past it, ``interrupt()`` stops the store's call, and the interrupt that call
-    raises becomes RisingWave's timeout error."""
-    timeout_ms = timeout_ms or DEFAULT_TIMEOUT_S * 1000
-    lock = threading.Lock()
-    state = {"running": True, "fired": False}
+class Watchdog:
+    """One thread that interrupts the query in flight past its deadline; armed by
+    :meth:`deadline` for each query (a thread per query would cost more than most queries)."""
 
-    def fire() -> None:
-        with lock:
-            if state["running"]:
-                state["fired"] = True
-                interrupt()
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._armed: tuple[float, Callable[[], None]] | None = None
+        self._fired = False
+        self._closed = False
+        self._thread: threading.Thread | None = None
 
-    timer = threading.Timer(timeout_ms / 1000, fire)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    except KeyboardInterrupt:
-        if state["fired"]:
-            raise timeout_error(timeout_ms) from None
-        raise
-    finally:
-        with lock:
-            state["running"] = False
-        timer.cancel()
-    if state["fired"]:  # the call ended as the time was up: RisingWave's stream is cancelled
-        raise timeout_error(timeout_ms)
+    def _watch(self) -> None:
+        with self._cond:
+            while not self._closed:
+                if self._armed is None:
+                    self._cond.wait()
+                    continue
+                at, interrupt = self._armed
+                left = at - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                self._armed, self._fired = None, True
+                with contextlib.suppress(Exception):  # the store is closing
+                    interrupt()
+
+    @contextlib.contextmanager
+    def deadline(self, timeout_ms: int, interrupt: Callable[[], None]) -> Iterator[None]:
+        """Run the body under the session's ``statement_timeout`` (``timeout_ms``; 0 is the
+        default): past it, ``interrupt()`` stops the store's call, and the interrupt that call
+        raises becomes RisingWave's timeout error."""
+        timeout_ms = timeout_ms or DEFAULT_TIMEOUT_S * 1000
+        with self._cond:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._watch, name="rwalter-statement-timeout", daemon=True
+                )
+                self._thread.start()
+            self._armed, self._fired = (time.monotonic() + timeout_ms / 1000, interrupt), False
+            self._cond.notify()
+        try:
+            yield
+        except KeyboardInterrupt:
+            if self._disarm():
+                raise timeout_error(timeout_ms) from None
+            raise
+        if self._disarm():  # the call ended as the time was up: RisingWave's stream is cancelled
+            raise timeout_error(timeout_ms)
+
+    def _disarm(self) -> bool:
+        """Disarm; whether the deadline had passed and the call was interrupted."""
+        with self._cond:
+            self._armed = None
+            return self._fired
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join(timeout=1)
