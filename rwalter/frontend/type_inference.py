@@ -38,6 +38,7 @@ from rwalter.sql.dialect import real_value
 
 __all__ = [
     "CAST_TABLE",
+    "OPERATOR_FUNCTIONS",
     "SIGNATURES",
     "Coercion",
     "apply_casts",
@@ -210,19 +211,43 @@ SIGNATURES: dict[str, tuple[Signature, ...]] = {
     },
 }
 
-# sqlglot's operator node -> the function RisingWave's binder makes of it (binary_op.rs:86-100).
-_ARITHMETIC = {exp.Add: "add", exp.Sub: "subtract", exp.Mul: "multiply", exp.Div: "divide"}
-_ARITHMETIC[exp.Mod] = "modulus"
-_COMPARISONS = {
-    exp.EQ: "equal",
-    exp.NEQ: "not_equal",
-    exp.LT: "less_than",
-    exp.LTE: "less_than_or_equal",
-    exp.GT: "greater_than",
-    exp.GTE: "greater_than_or_equal",
-    exp.NullSafeNEQ: "is_distinct_from",
-    exp.NullSafeEQ: "is_not_distinct_from",
+# The store's operators -> the function RisingWave's binder makes of the operator
+# (``bind_binary_op``, ``src/frontend/src/binder/expr/binary_op.rs:86-250``; the name is
+# ``ExprType``'s, as ``function <name>(<types>) does not exist`` prints it, func.rs:876-889),
+# and the node the operator is in a query.
+OPERATOR_FUNCTIONS: dict[str, tuple[str, type[exp.Expression]]] = {
+    "+": ("add", exp.Add),
+    "-": ("subtract", exp.Sub),
+    "*": ("multiply", exp.Mul),
+    "/": ("divide", exp.Div),
+    "//": ("divide", exp.Div),
+    "%": ("modulus", exp.Mod),
+    "=": ("equal", exp.EQ),
+    "<>": ("not_equal", exp.NEQ),
+    "!=": ("not_equal", exp.NEQ),
+    "<": ("less_than", exp.LT),
+    "<=": ("less_than_or_equal", exp.LTE),
+    ">": ("greater_than", exp.GT),
+    ">=": ("greater_than_or_equal", exp.GTE),
+    "~~": ("like", exp.Like),
+    "!~~": ("like", exp.Like),
+    "~~*": ("i_like", exp.ILike),
+    "!~~*": ("i_like", exp.ILike),
+    "^": ("pow", exp.Pow),
+    "&": ("bitwise_and", exp.BitwiseAnd),
+    "|": ("bitwise_or", exp.BitwiseOr),
+    "<<": ("bitwise_shift_left", exp.BitwiseLeftShift),
+    ">>": ("bitwise_shift_right", exp.BitwiseRightShift),
+    "IS DISTINCT FROM": ("is_distinct_from", exp.NullSafeNEQ),
+    "IS NOT DISTINCT FROM": ("is_not_distinct_from", exp.NullSafeEQ),
 }
+
+# The operators typed here (those whose signatures :data:`SIGNATURES` holds), by node.
+_FUNCTION_OF = {cls: name for name, cls in OPERATOR_FUNCTIONS.values() if name in SIGNATURES}
+_COMPARISON_NAMES = frozenset(
+    n for n, sigs in SIGNATURES.items() if all(s.ret == BOOL for s in sigs)
+)
+
 _PREFERRED = frozenset({FLOAT8, BOOL, VARCHAR, TSTZ, INTERVAL})  # is_preferred, func.rs:951-957
 
 UNTYPED = "unknown"  # an untyped literal's type, as a signature's text prints it
@@ -444,7 +469,7 @@ def _node_type(n, types, column_type, casts, failures) -> str | None:
     if isinstance(n, exp.DPipe):  # ConcatOp: both sides cast to varchar (func.rs:373-378)
         sides = (types.get(id(n.this)), types.get(id(n.expression)))
         return VARCHAR if all(s == UNTYPED or s in KNOWN_TYPES for s in sides) else None
-    name = _ARITHMETIC.get(type(n)) or _COMPARISONS.get(type(n))
+    name = _FUNCTION_OF.get(type(n))
     if name is None or _is_assignment(n):
         return None
     return _bind_operator(n, name, types, casts, failures)
@@ -517,7 +542,7 @@ def _bind_operator(n: exp.Binary, name: str, types, casts, failures) -> str | No
     if any(t is None for t in actual):
         return None  # an operand of a type not known here: the store binds it
     inputs = [None if t == UNTYPED else t for t in actual]
-    comparison = name in _COMPARISONS.values()
+    comparison = name in _COMPARISON_NAMES
     if comparison and inputs.count(None) == 1:  # the untyped side takes the other's type
         typed = next(t for t in inputs if t is not None)
         for operand, t in zip(operands, inputs, strict=True):
@@ -534,7 +559,7 @@ def _bind_operator(n: exp.Binary, name: str, types, casts, failures) -> str | No
         failures.append((n, RwError([no.text], QUERY)))
         return None
     for operand, formal, t in zip(operands, sig.inputs, inputs, strict=True):
-        if t is None or (t != formal and formal in (DEC, *_FLOATS)):
+        if t is None or (t != formal and formal in _FLOATS):  # int + decimal is decimal there
             casts.append((operand, formal))
     return sig.ret
 
