@@ -18,9 +18,14 @@ RisingWave's. RisingWave's binder types every operator call from its function re
   ``narrow_same_type``, ``func.rs:849-1080``) pick the signature, whose casts are made explicit
   for the store when they change a number's type (``1 + 1.5::real`` is a ``double precision``).
 
+The same holds for the calls typed by ``align_types`` (``cast.rs:30-70``: CASE results,
+``coalesce``, ``greatest``/``least``, IN lists; ``types Int32 and Boolean cannot be matched``),
+and for the Assign-context casts of an INSERT's or UPDATE's values (``rwalter.frontend.dml``,
+with :func:`expression_type` and :func:`cast_ok`).
+
 Only what is certain is typed: literals, casts, intervals, columns of the user's relations a
-select reads directly, and the operators over them (:func:`infer`); anything else is left to
-the store. The signatures are those of ``src/expr/impl/src/scalar/arithmetic_op.rs``,
+select reads directly, and the operators over them (:func:`infer`); anything else (a function's
+result, a subquery's column) is left to the store. The signatures are those of ``src/expr/impl/src/scalar/arithmetic_op.rs``,
 ``cmp.rs``, ``timestamptz.rs`` and ``jsonb_delete.rs`` (:data:`SIGNATURES`).
 """
 
