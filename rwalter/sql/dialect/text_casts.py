@@ -15,9 +15,6 @@ Other types still cast by the store's text (a list's ``[1, 2]``, a struct's, a j
 
 from __future__ import annotations
 
-from functools import cache
-
-import sqlglot
 from sqlglot import exp
 
 __all__ = ["rewrite_text_casts"]
@@ -60,28 +57,16 @@ _INTERVAL_TEXT = (
     f" THEN rtrim(printf('.%06d', {_SECONDS} % 1000000), '0') ELSE '' END END)"
 )
 
-# The choice, made on the operand's value ``{v}`` (bound once, see below) and its store text
-# ``{t}``.
-_V = "rw_cast_operand"
-_T = f"CAST({_V} AS VARCHAR)"
+# {x}: the operand; {t}: its text in the store.
 _BY_STORE_TYPE = (
-    f"CASE WHEN regexp_full_match(typeof({_V}), 'DECIMAL\\(38,[1-3][0-9]\\)')"
-    f" THEN rtrim(rtrim({_T}, '0'), '.')"
-    f" WHEN typeof({_V}) = 'TIMESTAMP WITH TIME ZONE'"
-    f" THEN regexp_replace({_T}, '([+-][0-9][0-9])$', '\\1:00')"
-    f" WHEN typeof({_V}) = 'INTERVAL' AND {_T} IS NOT NULL THEN "
-    + _INTERVAL_TEXT.replace("{i}", f"TRY_CAST({_T} AS INTERVAL)")
-    + f" ELSE {_T} END"
+    "CASE WHEN regexp_full_match(typeof({x}), 'DECIMAL\\(38,[1-3][0-9]\\)')"
+    " THEN rtrim(rtrim({t}, '0'), '.')"
+    " WHEN typeof({x}) = 'TIMESTAMP WITH TIME ZONE'"
+    " THEN regexp_replace({t}, '([+-][0-9][0-9])$', '\\1:00')"
+    " WHEN typeof({x}) = 'INTERVAL' AND {t} IS NOT NULL THEN "
+    + _INTERVAL_TEXT.replace("{i}", "TRY_CAST({t} AS INTERVAL)")
+    + " ELSE {t} END"
 )
-# The operand is bound once, as a lambda's argument (``list_transform([x], lambda v: ...)[1]``):
-# written into the choice, a cast's operand would be repeated some thirty times, and each cast
-# to varchar inside it thirty times more (an ``approx_percentile`` has 140 of them).
-_BOUND_ONCE = f"list_transform([{_V}], lambda {_V}: {_BY_STORE_TYPE})[1]"
-
-
-@cache
-def _template() -> exp.Expression:
-    return sqlglot.parse_one(_BOUND_ONCE, read="duckdb")
 
 
 def rewrite_text_casts(node: exp.Expression) -> exp.Expression:
@@ -91,9 +76,9 @@ def rewrite_text_casts(node: exp.Expression) -> exp.Expression:
         return node
     node = node.copy()
     for cast in reversed([c for c in node.find_all(exp.Cast) if _rewritten_here(c)]):
-        choice = _template().copy()
-        choice.find(exp.Array).set("expressions", [cast.this])
-        cast.replace(choice)
+        x = cast.this.sql(dialect="duckdb")
+        text = exp.Cast(this=cast.this.copy(), to=cast.to.copy()).sql(dialect="duckdb")
+        cast.replace(exp.maybe_parse(_BY_STORE_TYPE.format(x=x, t=text), dialect="duckdb"))
     return node
 
 
