@@ -12,6 +12,15 @@ from typing import Any
 
 from rwalter.errors import RwError
 
+# RisingWave's DML statement types (``StatementType::is_dml``, pg_response.rs:364-375) by their tag
+# word, and the tag a row count makes (pg_message.rs:566-581: ``INSERT 0 n``, ``UPDATE n``).
+DML_WORDS = ("INSERT", "UPDATE", "DELETE")
+
+
+def dml_tag(word: str, rows: int) -> str:
+    """The command tag of a DML statement that wrote ``rows`` rows."""
+    return f"INSERT 0 {rows}" if word == "INSERT" else f"{word} {rows}"
+
 
 @dataclass
 class Result:
@@ -52,6 +61,11 @@ class Result:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def is_dml(self) -> bool:
+        """An INSERT, UPDATE or DELETE (psql prints its tag after RETURNING rows too)."""
+        return (self.tag or "").split(" ", 1)[0] in DML_WORDS
 
     def to_record(self) -> dict[str, Any]:
         """The ``--format jsonl`` record of docs/cli-contract.md (every key, always; an EXPLAIN's

@@ -13,12 +13,14 @@ the text DROP and WAIT give when the name is a table catalog of another kind.
 
 from __future__ import annotations
 
+import functools
+
 from sqlglot import exp
 
 from rwalter.common.catalog import DATABASE_SCHEMAS
 from rwalter.errors import RwError, catalog_error, invalid_input
 from rwalter.meta.client import Relation
-from rwalter.sql.dialect import real_value, to_sql
+from rwalter.sql.dialect import parse_statement, real_value, to_sql
 
 # The kinds held as table catalogs in the frontend (``TableType``, ``proto/catalog.proto``).
 TABLE_CATALOG_KINDS = ("table", "materialized view", "index")
@@ -30,6 +32,18 @@ _BAD_DROP = {
     "table": "Use `DROP TABLE` to drop a table.",
     "internal": "Internal tables cannot be dropped.",
 }
+
+
+@functools.lru_cache(maxsize=16)
+def parsed_definition(definition: str) -> exp.Expression | None:
+    """A relation's stored definition parsed, or None when it does not parse (a definition
+    rwalter did not write: a live snapshot's). A pure function of the text, kept for the few
+    relations statements just named: a table's first INSERT asks for its generated columns and
+    the MV over it for its watermarks. Callers read the tree and never change it."""
+    try:
+        return parse_statement(definition)
+    except Exception:
+        return None
 
 
 CURRENT_DATABASE = "dev"

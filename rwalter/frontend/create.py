@@ -60,7 +60,7 @@ from rwalter.frontend.views import referenced_relations
 from rwalter.meta.client import JobSpec, Relation
 from rwalter.result import Result
 from rwalter.sql import ast
-from rwalter.sql.dialect import parse_statement, real_value, to_sql
+from rwalter.sql.dialect import real_value, to_sql
 from rwalter.sql.dialect.struct_fields import struct_fields
 
 
@@ -232,9 +232,8 @@ def watermark_columns(session, rel: Relation, depth: int = 0) -> tuple[str, ...]
         return ()
     if rel.kind in ("table", "source"):
         return _declared_watermarks(rel.definition)
-    try:
-        node = parse_statement(rel.definition)
-    except Exception:  # a definition rwalter did not write (a live snapshot): assume none
+    node = reader.parsed_definition(rel.definition)
+    if node is None:  # a definition rwalter did not write (a live snapshot): assume none
         return ()
     query = node.args.get("query")
     if rel.kind not in ("materialized view", "view") or query is None:
@@ -249,9 +248,8 @@ def watermark_columns(session, rel: Relation, depth: int = 0) -> tuple[str, ...]
 def _declared_watermarks(definition: str) -> tuple[str, ...]:
     """The watermark columns a CREATE TABLE/SOURCE declares (a pure function of its text, kept:
     every plan over the table asks, several times per CREATE)."""
-    try:
-        node = parse_statement(definition)
-    except Exception:  # a definition rwalter did not write (a live snapshot): assume none
+    node = reader.parsed_definition(definition)
+    if node is None:  # a definition rwalter did not write (a live snapshot): assume none
         return ()
     out = []
     for w in node.args.get("watermarks") or []:

@@ -42,7 +42,7 @@ from rwalter.frontend.optimizer import gen_plan as fragmenter
 from rwalter.frontend.query import create_query_storage, query_names
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
-from rwalter.result import Result
+from rwalter.result import Result, dml_tag
 from rwalter.sql import ast
 from rwalter.sql.dialect.bridge import type_of
 from rwalter.sql.dialect.numeric import rewrite_numeric
@@ -151,7 +151,7 @@ def _create_table_as(session, node: ast.CreateTable, name: str, query: exp.Expre
     rel = new_relation(session, node, name, "table", graph, columns=columns, column_types=types)
     submit(session, rel, graph, "table", rel.definition, background=False)
     (count,) = batch.execute(f"SELECT count(*) FROM {storage_name(name)}").fetchone()
-    return Result(tag=f"INSERT 0 {count}")
+    return Result(tag=dml_tag("INSERT", count))
 
 
 @creates("CREATE_TABLE")

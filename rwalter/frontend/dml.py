@@ -51,7 +51,7 @@ from rwalter.errors import QUERY, RwError, invalid_input
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
 from rwalter.frontend.catalog_reader import unqualify_user_relations
-from rwalter.frontend.literals import bind_interval_literals, check_number_literals
+from rwalter.frontend.literals import bind_typed_literals, check_number_literals
 from rwalter.frontend.query import (
     check_visible,
     describe_query,
@@ -64,7 +64,6 @@ from rwalter.frontend.surface import bind_surface, relation_columns
 from rwalter.frontend.type_inference import (
     ASSIGN,
     CAST_TABLE,
-    INTERVAL,
     UNTYPED,
     cast_ok,
     column_types_in,
@@ -72,8 +71,8 @@ from rwalter.frontend.type_inference import (
 )
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import Relation, storage_name
-from rwalter.result import Result
-from rwalter.sql import ast, parse_statement
+from rwalter.result import DML_WORDS, Result, dml_tag
+from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, transpile_query
 
 # check_for_dml's refusal by the kind found (TableType::Index / MaterializedView).
@@ -113,11 +112,8 @@ def _insert_violation(column: str) -> RwError:
 @lru_cache(maxsize=256)
 def _generated_columns(definition: str) -> frozenset[str]:
     """The generated columns of a CREATE TABLE definition (``AS expr`` columns)."""
-    try:
-        node = parse_statement(definition)
-    except Exception:  # a definition rwalter wrote itself; nothing generated if it does not parse
-        return frozenset()
-    if not isinstance(node, ast.CreateTable):
+    node = reader.parsed_definition(definition)
+    if not isinstance(node, ast.CreateTable):  # nothing generated if it does not parse
         return frozenset()
     return frozenset(
         real_value(c.this) if isinstance(c.this, exp.Identifier) else c.name
@@ -199,14 +195,19 @@ def check_insert_width(
     return node
 
 
+# The column types whose string literals RisingWave's binder reads itself
+# (``rwalter.frontend.literals``), as the type the literal is cast to.
+_BINDER_READS = {"interval": "INTERVAL", "bytea": "VARBINARY"}
+
+
 def cast_values_to_columns(
     node: exp.Insert, rel: Relation, named: list[str] | None, column_type=None
 ) -> None:
     """``bind_values`` with the target columns' types (``insert.rs:292``, ``values.rs:116-124``):
     each value is cast to its column's type in the Assign context, row by row, and one that
     cannot be (``true`` into an integer, where the store would write 1) fails the INSERT
-    (``cast_on_insert``, ``insert.rs:397-424``); a string literal bound for an interval column is
-    an interval literal, read by RisingWave's interval parser (the caller binds it,
+    (``cast_on_insert``, ``insert.rs:397-424``); a string literal bound for an interval or bytea
+    column is read by RisingWave's parser of that type (the caller binds it,
     ``rwalter.frontend.literals``), not by DuckDB's."""
     source = node.args.get("expression")
     types = {c: data_type_of(t) for c, t in zip(rel.columns, rel.column_types, strict=False)}
@@ -221,8 +222,9 @@ def cast_values_to_columns(
         width = len(row.expressions)
         for i, (value, column) in enumerate(zip(row.expressions, targets, strict=False)):
             _check_assign_cast(value, types.get(column), i, width)
-            if isinstance(value, exp.Literal) and value.is_string and types.get(column) == INTERVAL:
-                value.replace(exp.Cast(this=value.copy(), to=exp.DataType.build("INTERVAL")))
+            read_by_binder = _BINDER_READS.get(types.get(column, ""))
+            if read_by_binder and isinstance(value, exp.Literal) and value.is_string:
+                value.replace(exp.Cast(this=value.copy(), to=exp.DataType.build(read_by_binder)))
 
 
 def _check_query_casts(source: exp.Select, targets: list[str | None], column_type) -> None:
@@ -339,7 +341,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 # DML statement class → its tag word.
-DML_TAGS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
+DML_TAGS = dict(zip((exp.Insert, exp.Update, exp.Delete), DML_WORDS, strict=True))
 
 # rwalter's memory bound (RisingWave writes an INSERT's rows chunk by chunk; rwalter holds them in
 # its process): an INSERT writes at most MAX_INSERT_ROWS; past that it is refused, and nothing is
@@ -420,7 +422,7 @@ def handle_dml(session, node: exp.Expression) -> Result:
         node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
     word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
     returning = node.args.get("returning")
-    bound = bind_interval_literals(node)
+    bound = bind_typed_literals(node)
     if returning is not None:  # the rows written, then the tag (handler/query.rs: DML with output)
         bound = bound.copy() if bound is node else bound
         bound.args["returning"].set("expressions", named_items(returning.expressions))
@@ -440,5 +442,5 @@ def handle_dml(session, node: exp.Expression) -> Result:
         result = Result()
     if word == "INSERT" and n > MAX_INSERT_ROWS:
         raise too_many_rows("an INSERT", MAX_INSERT_ROWS)
-    result.tag = f"INSERT 0 {n}" if word == "INSERT" else f"{word} {n}"
+    result.tag = dml_tag(word, n)
     return result

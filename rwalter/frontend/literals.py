@@ -20,11 +20,12 @@ from decimal import Decimal, InvalidOperation
 
 from sqlglot import exp
 
+from rwalter.common.bytea import ByteaParseError, parse_bytea
 from rwalter.common.interval import Interval, IntervalParseError, parse_with_fields
 from rwalter.errors import QUERY, RwError
 from rwalter.sql.dialect import to_sql
 
-__all__ = ["bind_interval_literals", "check_number_literals", "interval_literal"]
+__all__ = ["bind_typed_literals", "check_number_literals", "interval_literal"]
 
 MAX_DECIMAL = 2**96 - 1  # rust_decimal's largest mantissa: 79228162514264337593543950335
 MAX_SCALE = 28
@@ -150,32 +151,60 @@ def _duck_interval(value: Interval) -> exp.Expression:
     return exp.Paren(this=total)
 
 
-def _is_interval_cast(node: exp.Expression) -> bool:
+def _is_string_cast(node: exp.Expression, *types: exp.DataType.Type) -> bool:
     return (
         isinstance(node, exp.Cast)
         and isinstance(node.this, exp.Literal)
         and node.this.is_string
-        and node.to.is_type(exp.DataType.Type.INTERVAL)
+        and node.to.is_type(*types)
     )
 
 
-def bind_interval_literals(node: exp.Expression) -> exp.Expression:
-    """``node`` with every interval literal bound by RisingWave's rules and replaced by its
-    exact value (a copy when there is any); raises RisingWave's error for one it refuses."""
-    found = [
-        n
-        for n in node.find_all(exp.Interval, exp.Cast)
-        if n.meta.get("rw_interval") is not None or _is_interval_cast(n)
-    ]
+def _is_interval_cast(node: exp.Expression) -> bool:
+    return _is_string_cast(node, exp.DataType.Type.INTERVAL)
+
+
+def _bytea_literal(node: exp.Cast) -> exp.Expression:
+    """A string literal cast to bytea, parsed by RisingWave's ``str_to_bytea`` (eagerly, as
+    ``FunctionCall::cast_mut`` does; its failure surfaces when the cast is evaluated,
+    ``src/expr/impl/src/scalar/cast.rs:223-226``): the store gets the bytes as hex."""
+    text = node.this.name
+    try:
+        value = parse_bytea(text)
+    except ByteaParseError as err:
+        raise RwError(
+            [
+                "Expr error",
+                f"error while evaluating expression `str_to_bytea('{text}')`",
+                f"Parse error: {err}",
+            ],
+            QUERY,
+        ) from None
+    return exp.Anonymous(this="unhex", expressions=[exp.Literal.string(value.hex())])
+
+
+def _bound_literal(node: exp.Expression) -> exp.Expression | None:
+    """The store's form of a literal RisingWave's binder reads itself, or None for any other node."""
+    if isinstance(node, exp.Cast) and _is_string_cast(node, exp.DataType.Type.VARBINARY):
+        return _bytea_literal(node)
+    if _is_interval_cast(node) or (
+        isinstance(node, exp.Interval) and node.meta.get("rw_interval") is not None
+    ):
+        return _duck_interval(interval_literal(node))
+    return None
+
+
+def bind_typed_literals(node: exp.Expression) -> exp.Expression:
+    """``node`` with every interval and bytea literal bound by RisingWave's rules and replaced
+    by its exact value (a copy when there is any); raises RisingWave's error for one it refuses."""
+    found = [(n, _bound_literal(n)) for n in node.find_all(exp.Interval, exp.Cast)]
+    found = [(n, bound) for n, bound in found if bound is not None]
     if not found:
         return node
-    values = [interval_literal(n) for n in found]
+    if found[0][0] is node:
+        return found[0][1]
     node = node.copy()
-    targets = [
-        n
-        for n in node.find_all(exp.Interval, exp.Cast)
-        if n.meta.get("rw_interval") is not None or _is_interval_cast(n)
-    ]
-    for target, value in zip(targets, values, strict=True):
-        target.replace(_duck_interval(value))
+    targets = [n for n in node.find_all(exp.Interval, exp.Cast) if _bound_literal(n) is not None]
+    for target, (_, bound) in zip(targets, found, strict=True):
+        target.replace(bound)
     return node

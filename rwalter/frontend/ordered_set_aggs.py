@@ -46,12 +46,14 @@ def _powi_sql(base: float, exponent: str) -> str:
 
 
 def _representative_sql(value: str, base: float) -> str:
-    """The representative of ``value``'s bucket (NULL for NULL)."""
+    """The representative of ``value``'s bucket (NULL for NULL). The value and its bucket are
+    each bound once, as a lambda's argument: ``powi`` reads the bucket seventeen times."""
     bucket = f"CAST(ceil(ln(abs({value})) / ln({_double(base)})) AS BIGINT)"
-    scaled = f"(2.0 * {_powi_sql(base, bucket)} / {_double(base + 1.0)})"
+    scaled = f"(2.0 * {_powi_sql(base, 'rw_bucket')} / {_double(base + 1.0)})"
+    magnitude = f"list_transform([{bucket}], lambda rw_bucket: {scaled})[1]"
     return (
         f"(CASE WHEN {value} = 0 THEN CAST(0 AS DOUBLE) "
-        f"WHEN {value} > 0 THEN {scaled} ELSE -{scaled} END)"
+        f"WHEN {value} > 0 THEN {magnitude} ELSE -{magnitude} END)"
     )
 
 
@@ -78,8 +80,10 @@ def _store_form(call: exp.WithinGroup) -> exp.Expression | None:
         quantile = 1.0 - quantile
     base = (1.0 + error) / (1.0 - error)
     value = f"CAST(({order[0].this.sql('duckdb')}) AS DOUBLE)"
+    representatives = f"lambda rw_value: {_representative_sql('rw_value', base)}"
     sorted_reps = (
-        f"list_sort(list({_representative_sql(value, base)}) FILTER (WHERE {value} IS NOT NULL))"
+        f"list_sort(list_transform(list({value}) FILTER (WHERE {value} IS NOT NULL), "
+        f"{representatives}))"
     )
     pick = (
         f"{sorted_reps}[CAST(floor(CAST(greatest(count({value}) - 1, 0) AS DOUBLE) * "

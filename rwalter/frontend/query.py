@@ -33,7 +33,7 @@ from rwalter.frontend.binder import (
     object_name,
 )
 from rwalter.frontend.catalog_reader import unqualify_user_relations
-from rwalter.frontend.literals import bind_interval_literals, check_number_literals
+from rwalter.frontend.literals import bind_typed_literals, check_number_literals
 from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
 from rwalter.frontend.select_scope import check_select_aliases
 from rwalter.frontend.store_errors import alias_count_error, bind_error, duck_error, query_error
@@ -158,7 +158,7 @@ def create_query_storage(
     check_field_wildcards(batch, query)
     check_subscripts(batch, query)
     check_select_aliases(batch, query)
-    named = bind_ordered_set_aggs(name_columns(_current_versions(bind_interval_literals(query))))
+    named = bind_ordered_set_aggs(name_columns(_current_versions(bind_typed_literals(query))))
     sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is
     probe = f"SELECT * FROM {storage_name(name)}"
     try:
@@ -189,7 +189,7 @@ def _folded_not_found(err: RwError, query: exp.Expression) -> RwError:
 
 def query_width(batch: BatchClient, query: exp.Expression) -> int:
     """How many columns ``query`` returns (bound as :func:`create_query_storage` binds it)."""
-    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(query))))
+    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_typed_literals(query))))
     try:
         return len(batch.execute(f"SELECT * FROM ({sql}) LIMIT 0", reads=sql).description or [])
     except duckdb.Error as exc:
@@ -199,7 +199,7 @@ def query_width(batch: BatchClient, query: exp.Expression) -> int:
 def query_names(batch: BatchClient, query: exp.Expression) -> list[str]:
     """The names of ``query``'s columns as RisingWave derives them, duplicates kept (DuckDB's
     ``DESCRIBE`` of the query; a table made of it would rename them)."""
-    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(query))))
+    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_typed_literals(query))))
     try:
         return [r[0] for r in batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()]
     except duckdb.Error as exc:
@@ -283,6 +283,11 @@ def run_duck(session, sql: str) -> Result:
         rows, description = _fetch(session, sql)
     except duckdb.Error as exc:
         raise duck_error(exc) from None
+    return shaped(description, rows)
+
+
+def shaped(description: list, rows: list) -> Result:
+    """A query's rows (DuckDB values) as psql text, under the columns of ``description``."""
     columns = [d[0] for d in description]
     types = "".join(type_letter(d[1]) for d in description)
     texts = [text_for_type(d[1]) for d in description]
@@ -381,7 +386,8 @@ def _bound_sql(session, node: exp.Expression) -> str:
     check_subscripts(session.client.batch, node)
     check_select_aliases(session.client.batch, node)
     try:
-        return transpile_query(bind_ordered_set_aggs(name_columns(bind_interval_literals(node))))
+        named = bind_ordered_set_aggs(name_columns(bind_typed_literals(node)))
+        return transpile_query(named, copy=named is node)  # a copy made here is printed as it is
     except SqlglotError:  # a known function the store has no form of with these arguments
         raise _untranslatable_call(session, node) from None
 

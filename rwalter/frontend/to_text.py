@@ -12,21 +12,23 @@ RisingWave's ``ToText`` writes for them, which is neither Python's ``str`` nor D
   ``quote_if_need`` quotes it (``src/common/src/array/struct_array.rs:550-575``,
   ``list_array.rs:669-700``); a NULL field of a struct is empty, a NULL array element ``NULL``;
 - timestamps with a space between date and time;
-- a ``numeric`` as rust_decimal's ``Display`` writes it (``decimal.rs:35-45``): the store holds
-  it at one fixed scale (:mod:`rwalter.sql.dialect.numeric`), printed without trailing zeros.
+- a ``numeric`` as rust_decimal's ``Display`` writes it (``decimal.rs:35-45``), in plain digits:
+  at the scale of its literal, or, held at the store's fixed scale
+  (:mod:`rwalter.sql.dialect.numeric`), without trailing zeros.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import struct
 from collections.abc import Callable
 from decimal import Decimal
 
-from rwalter.sql.dialect.numeric import is_store_numeric
+from rwalter.common.store_numeric import is_store_numeric
 
-__all__ = ["pg_text", "text_for_type"]
+__all__ = ["jsonb_text", "pg_text", "text_for_type"]
 
 # quote_if_need (struct_array.rs:557-567): what makes an element of a struct or array quoted.
 _NEEDS_QUOTES = frozenset('"\\, \t\n\r\x0b\x0c')
@@ -49,6 +51,8 @@ def pg_text(value: object) -> str | None:
         return "(" + ",".join(_struct_field(v) for v in value.values()) + ")"
     if isinstance(value, list | tuple):
         return "{" + ",".join("NULL" if v is None else _array_item(v) for v in value) + "}"
+    if isinstance(value, Decimal):  # the literal's digits, never Python's 1E-7
+        return format(value, "f")
     if isinstance(value, dt.datetime):
         return value.astimezone(dt.UTC).isoformat(sep=" ") if value.tzinfo else value.isoformat(" ")
     return str(value)
@@ -61,6 +65,8 @@ def text_for_type(column_type: object) -> Callable[[object], str | None]:
     kind = getattr(column_type, "id", str(column_type).lower())
     if kind == "float":
         return _real_text
+    if str(column_type) == "JSON":
+        return _jsonb_value_text
     if kind == "decimal":
         params = dict(getattr(column_type, "children", None) or [])
         if is_store_numeric(params.get("precision", 0), params.get("scale", 0)):
@@ -153,3 +159,22 @@ def _quoted(text: str, special: frozenset[str]) -> str:
     if text and not any(c in special for c in text):
         return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# --------------------------------------------------------------------------------------------
+# The text of a value inside the store (a cast to varchar)
+# --------------------------------------------------------------------------------------------
+
+
+def jsonb_text(text: str) -> str:
+    """A jsonb's text as RisingWave writes it (``src/common/src/types/jsonb.rs``, ``Display``
+    by serde_json's formatter through jsonbb): ``": "`` after a key and ``", "`` between items
+    (``e2e_test/batch/types/jsonb.slt.part:12``: ``{"a": [2, true, "", {}]}``), an object's
+    keys in order, each once (the last value wins), non-ASCII written as itself; a float
+    keeps its ``.0`` (``jsonb_object_agg.slt.part``: ``3.0``)."""
+    value = json.loads(text)
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), sort_keys=True)
+
+
+def _jsonb_value_text(value: object) -> str | None:
+    return None if value is None else jsonb_text(str(value))

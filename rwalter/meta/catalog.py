@@ -572,6 +572,14 @@ class MetaCatalog:
         """``list_creating_jobs``: status exactly CREATING, shared sources never (``list_op.rs:99-145``)."""
         return [j.job_id for j in self.jobs("CREATING") if j.kind != "source"]
 
+    def any_ddl_progress(self) -> bool:
+        """Whether ``rw_catalog.rw_ddl_progress`` has a row: the view's WHERE, asked of the
+        model's status index."""
+        from rwalter.meta.catalog_views import DDL_PROGRESS_STATUSES, DDL_PROGRESS_UNLISTED_KIND
+
+        jobs = self.jobs(*DDL_PROGRESS_STATUSES)
+        return any(j.kind != DDL_PROGRESS_UNLISTED_KIND for j in jobs)
+
     def delete_job(self, job_id: int) -> None:
         frag_ids = [f.fragment_id for f in self.fragments_of_job(job_id)]
         for a in self.actors_of(frag_ids):

@@ -50,6 +50,11 @@ CLUSTER_VERSION = (
 RW_EPOCH_BASE_MS = 1_617_235_200_000  # src/common/src/util/epoch.rs: 2021-04-01 UTC
 
 SNAPSHOT_TYPES = "('SNAPSHOT_BACKFILL', 'CROSS_DB_SNAPSHOT_BACKFILL')"
+# The jobs rw_ddl_progress lists (rw_ddl_progress.rs:23-58 over the barrier manager's tracked
+# jobs): those not yet created, shared sources aside. The model answers "is there any?" from
+# the same facts (``MetaCatalog.any_ddl_progress``).
+DDL_PROGRESS_STATUSES = ("INITIAL", "CREATING")
+DDL_PROGRESS_UNLISTED_KIND = "source"
 
 # name -> (parameters, body); each is created, before what calls it, on first need.
 MACROS: dict[str, tuple[str, str]] = {
@@ -211,7 +216,7 @@ SELECT CAST(j.job_id AS BIGINT) AS ddl_id,
     CASE WHEN j.status = 'CREATING' AND j.backfill_type IN {SNAPSHOT_TYPES}
         THEN 'SNAPSHOT_BACKFILL' ELSE 'NORMAL_BACKFILL' END AS backfill_type
 FROM rwmeta.streaming_jobs j
-WHERE j.status IN ('INITIAL', 'CREATING') AND j.kind <> 'source'
+WHERE j.status IN {DDL_PROGRESS_STATUSES} AND j.kind <> '{DDL_PROGRESS_UNLISTED_KIND}'
 ORDER BY j.kind = 'sink', j.job_id""",
     "rw_tables": f"""
 SELECT r.id,

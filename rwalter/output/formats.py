@@ -250,11 +250,6 @@ def _titled(title: str, table: str) -> str:
     return " " * pad + title + "\n"
 
 
-# The tags psql prints after a statement's rows as well (``PrintQueryResult``, psql's
-# common.c): an INSERT, UPDATE or DELETE with a RETURNING list.
-_DML_WORDS = ("INSERT ", "UPDATE ", "DELETE ")
-
-
 def render(
     result: Result,
     fmt: str = "table",
@@ -284,8 +279,8 @@ def render(
         if result.title and spec.title and not psql.tuples_only:
             out.append(_titled(result.title, rows if fmt == "table" and not tweaked else ""))
         out.append(rows)
-        if (result.tag or "").startswith(_DML_WORDS) and spec.tag and not psql.quiet:
-            out.append(result.tag + "\n")  # psql's PrintQueryResult: DML ... RETURNING
+        if result.is_dml and spec.tag and not psql.quiet:
+            out.append(f"{result.tag}\n")  # psql's PrintQueryResult (common.c): DML ... RETURNING
     elif result.tag and spec.tag and not psql.quiet:
         out.append(result.tag + "\n")
     if result.plan is not None:

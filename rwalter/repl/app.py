@@ -99,13 +99,24 @@ class Repl:
         if self.toolbar is not None:
             self.toolbar.invalidate()
 
-    def run_source(self, text: str, source: str = REPL_SOURCE) -> None:
-        """Run every unit of ``text`` in order; errors are printed and the REPL carries on."""
+    def run_source(self, text: str, source: str = REPL_SOURCE, *, keep_buffer: bool = False) -> str:
+        """Run every unit of ``text`` in order; errors are printed and the REPL carries on.
+
+        With ``keep_buffer`` (what Enter sent), return the query buffer psql keeps: a statement
+        that a backslash command interrupted (``SELECT 1 \\x``; ``SELECT 1`` then ``\\q``) waits
+        for its ``;`` and the next prompt shows it."""
+        units = split_script(text)
+        kept = ""
+        last = units[-1] if units else None
+        interrupted = last and last.kind == "sql" and not last.terminated
+        if keep_buffer and interrupted and any(u.kind == "meta" for u in units):
+            units, kept = units[:-1], last.text
         lines = text.split("\n")
-        for unit in split_script(text):
+        for unit in units:
             if self.state.quit:
-                return
+                return ""
             self.run_unit(unit, source, lines)
+        return "" if self.state.quit else kept
 
     def run_unit(self, unit: Unit, source: str, lines: list[str]) -> None:
         started = time.perf_counter()
@@ -225,7 +236,7 @@ class Repl:
                 continue
             if not text.strip():
                 continue
-            self.run_source(text, REPL_SOURCE)
+            default = self.run_source(text, REPL_SOURCE, keep_buffer=True)
 
     def _edit(self) -> str:
         """psql's ``\\e``: edit the last query; the result comes back as the next input."""

@@ -57,7 +57,7 @@ class Host(Protocol):
     session: Any
     state: ReplState
 
-    def run_source(self, text: str, source: str) -> None: ...
+    def run_source(self, text: str, source: str, *, keep_buffer: bool = False) -> str: ...
 
     def color_here(self) -> bool:
         """Whether text printed now may carry colour (a terminal, not an ``\\o`` file)."""

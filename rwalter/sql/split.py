@@ -47,9 +47,12 @@ class Unit:
 # whose command runs and is rolled back (psql has no such line; RisingWave has no dry run).
 _EXPLAIN_META = re.compile(r"EXPLAIN[ \t]+\\", re.IGNORECASE)
 
-# A backslash command that ends the statement before it and runs it (psql's ``\\watch`` sends
-# the query buffer; ``psqlscan.l`` starts a meta command at a ``\\`` outside literals).
+# psql's ``psqlscan.l`` starts a meta command at any ``\\`` outside literals, also in the middle
+# of a statement: the command runs when its line is read and the query buffer is kept
+# (``SELECT 1 \\x`` toggles \\x; a ``;`` later sends ``SELECT 1``). ``\\watch`` runs with the
+# buffer (psql's ``exec_command_watch``) and a bare ``\\g`` sends it, as ``;`` does.
 _SENDS_BUFFER = re.compile(r"\\watch\b")
+_ENDS_STATEMENT = re.compile(r"\\g[ \t]*(?:\n|$)")
 
 
 def _dollar_tag(text: str, i: int) -> str | None:
@@ -144,9 +147,14 @@ def split_script(text: str) -> list[Unit]:
     start: int | None = None  # start offset of the current statement
     last_sig = 0  # end of the last significant (non-comment) item of the statement
 
+    holes: list[tuple[int, int]] = []  # meta lines inside the current statement, cut out of it
+
     def emit(end: int, terminated: bool) -> None:
         assert start is not None
-        body = text[start:end].rstrip()
+        cuts = [(a, b) for a, b in holes if a < end]
+        kept = [start] + [x for hole in cuts for x in hole] + [end]
+        body = "".join(text[kept[k] : kept[k + 1]] for k in range(0, len(kept), 2)).rstrip()
+        holes.clear()
         if body:
             line, col = _line_col(text, start, line_starts)
             units.append(Unit("sql", body, line, col, start, terminated))
@@ -178,6 +186,20 @@ def split_script(text: str) -> list[Unit]:
             query = text[start:last_sig].rstrip()
             units.append(Unit("meta", text[i:j].rstrip(), line, col, i, query=query))
             start, i = None, j
+            holes.clear()
+            continue
+        elif _ENDS_STATEMENT.match(text, i):
+            emit(last_sig, True)
+            start = None
+            i += 2
+            continue
+        elif ch == "\\":  # a meta command mid-statement: it runs now, the statement goes on
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            line, col = _line_col(text, i, line_starts)
+            units.append(Unit("meta", text[i:j].rstrip(), line, col, i))
+            holes.append((i, j))
+            i = j
             continue
         if ch == ";":
             emit(last_sig, True)
@@ -196,8 +218,9 @@ def split_script(text: str) -> list[Unit]:
 
 
 def is_complete(buffer: str) -> bool:
-    """True when the REPL should run ``buffer``: blank, a backslash command, or ending with
-    a ``;`` that is outside strings and comments."""
+    """True when the REPL should run ``buffer``: blank, holding a backslash command (psql runs
+    it when its line is entered, also in the middle of a statement, whose text stays in the
+    buffer), or ending with a ``;`` that is outside strings and comments."""
     stripped = buffer.strip()
     if not stripped or stripped.startswith("\\") or _EXPLAIN_META.match(stripped):
         return True
@@ -206,5 +229,4 @@ def is_complete(buffer: str) -> bool:
     units = split_script(buffer)
     if not units:
         return True  # comments only
-    last = units[-1]
-    return last.kind == "meta" or last.terminated
+    return units[-1].terminated or any(u.kind == "meta" for u in units)

@@ -322,3 +322,32 @@ def test_strings_up_to_the_value_bound_are_made(session) -> None:
     assert ok(session, "SELECT repeat('ab', 3), lpad('x', 3), rpad('x', 0)").rows == [
         ["ababab", "  x", ""]
     ]
+
+
+def _store_sql(sql: str) -> str:
+    from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
+    from rwalter.sql.dialect import parse_statement, transpile_query
+
+    return transpile_query(bind_ordered_set_aggs(parse_statement(sql)))
+
+
+def test_nested_varchar_casts_grow_the_store_query_linearly() -> None:
+    """A cast to varchar wrote its operand some thirty times into the store's query, so each
+    nesting level multiplied it by thirty: three levels were 6.4 MB of SQL."""
+    levels = "v"
+    for _ in range(3):
+        levels = f"({levels}::varchar || 'x')"
+    one = len(_store_sql("SELECT v::varchar FROM t"))
+    assert len(_store_sql(f"SELECT {levels} FROM t")) < 4 * one
+
+
+def test_approx_percentile_of_the_backfill_order_e2e_mv_is_a_small_store_query(session) -> None:
+    """RisingWave's e2e ``backfill/backfill_order_control.slt.part`` creates an MV with three
+    ``approx_percentile`` calls; each was 690 KB of store SQL and took seconds to build."""
+    assert (
+        len(_store_sql("SELECT approx_percentile(0.5) WITHIN GROUP (ORDER BY v) FROM t")) < 30_000
+    )
+    ok(session, "CREATE TABLE t (v INT)")
+    ok(session, "INSERT INTO t SELECT g FROM generate_series(1, 1000) g")
+    r = ok(session, "SELECT approx_percentile(0.5) WITHIN GROUP (ORDER BY v DESC) FROM t")
+    assert r.rows == [["497.7794014558068"]]  # as before the change

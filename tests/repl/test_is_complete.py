@@ -29,6 +29,9 @@ from rwalter.sql.split import is_complete
         "SELECT 1 /* ; */;",
         "SELECT 1 \\watch nope",  # psql runs the buffer with the \\watch (it waited for more)
         "SELECT 1 \\watch 5",
+        "SELECT 1\n\\q",  # psql quits with a statement in its query buffer
+        "SELECT 1 \\x",  # psql runs \\x at once and keeps SELECT 1 in the buffer
+        "SELECT 1 \\g",
     ],
 )
 def test_complete(buffer: str) -> None:

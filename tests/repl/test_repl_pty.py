@@ -203,3 +203,21 @@ def test_output_file_is_complete_after_ctrl_d(repl: Repl, tmp_path: Path) -> Non
     repl.child.close()
     assert repl.child.exitstatus == 0
     assert target.read_text() == " answer \n--------\n     42\n(1 row)\n\n"
+
+
+def test_q_on_a_continuation_line_quits(repl: Repl) -> None:
+    """psql quits at ``\\q`` also with an unfinished statement in the query buffer."""
+    repl.child.sendline("SELECT 1")
+    time.sleep(0.5)  # Enter adds a line: the buffer holds no ``;``
+    quit_repl(repl)
+
+
+def test_a_backslash_command_mid_line_runs_and_keeps_the_query_buffer(repl: Repl) -> None:
+    """psql runs ``\\x`` of ``SELECT 1 AS a \\x`` at once and keeps ``SELECT 1 AS a`` in its query
+    buffer: the next ``;`` sends it, in expanded display."""
+    out = repl.run("SELECT 1 AS a \\x")
+    assert "Expanded display is on." in out
+    repl.child.send("\x05;\r")  # the buffer comes back as the input: Ctrl-E to its end, then ;
+    repl.child.expect_exact(PROMPT, timeout=TIMEOUT)
+    assert "-[ RECORD 1 ]\na | 1" in repl.child.before.replace("\r", "")
+    quit_repl(repl)

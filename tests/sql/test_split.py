@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlglot.tokens import TokenType
@@ -41,9 +42,29 @@ def test_backslash_lines() -> None:
         ("meta", "\\timing on"),
         ("sql", "select 1"),
         ("meta", "\\d t"),
-        ("sql", "select\n\\x"),
+        ("meta", "\\x"),  # psql runs a meta command inside a statement at once...
+        ("sql", "select"),  # ...and keeps the statement's text in its query buffer
     ]
     assert units[2].line == 3 and units[2].col == 3
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("SELECT 1 \\x\n;", [("meta", "\\x"), ("sql", "SELECT 1")]),
+        ("SELECT 1\n\\q", [("meta", "\\q"), ("sql", "SELECT 1")]),
+        ("SELECT 1 \\x\nFROM t;", [("meta", "\\x"), ("sql", "SELECT 1 \nFROM t")]),
+        ("SELECT E'\\x' \\d t\n;", [("meta", "\\d t"), ("sql", "SELECT E'\\x'")]),
+        ("SELECT 1 \\g\nSELECT 2 \\g", [("sql", "SELECT 1"), ("sql", "SELECT 2")]),
+        ("SELECT 1 -- c\n\\g", [("sql", "SELECT 1")]),
+    ],
+)
+def test_backslash_mid_statement_runs_and_keeps_the_buffer(script, expected) -> None:
+    """psqlscan.l: a ``\\`` outside literals starts a meta command anywhere; only ``\\g`` (and
+    ``\\watch``) send the buffer, the others run and leave it as it was."""
+    units = split_script(script)
+    assert texts(units) == expected
+    assert all(u.terminated for u in units if u.kind == "sql" and "\\g" in script)
 
 
 def test_bad_statement_does_not_stop_the_rest() -> None:

@@ -47,6 +47,10 @@ class CatalogReader:
     def creating_job_ids(self) -> list[int]:
         return self._catalog.creating_job_ids()
 
+    def any_ddl_progress(self) -> bool:
+        """Whether ``rw_ddl_progress`` (and so SHOW JOBS) has a row."""
+        return self._catalog.any_ddl_progress()
+
     def fragment(self, fragment_id: int) -> Fragment | None:
         return self._catalog.fragment(fragment_id)
 
