@@ -55,6 +55,7 @@ import re
 from sqlglot import exp
 
 from rwalter.errors import BOUND_MARK
+from rwalter.sql.dialect.text_casts import written_out
 
 __all__ = [
     "EXPR_ERROR_SEP",
@@ -192,6 +193,13 @@ def _text_length(e: exp.Expression) -> exp.Expression:
     return exp.func("LENGTH", exp.Anonymous(this="CONCAT", expressions=[e.copy()]))
 
 
+def _printable_twice(part: exp.Expression) -> bool:
+    """Whether a check may print ``part`` a second time: it is short, and holds no cast to
+    varchar, which the store's query writes out at length (``text_casts``), so that nested
+    checks would multiply it."""
+    return len(part.sql("duckdb")) <= _GUARD_MAX_SQL and not written_out(part)
+
+
 def _dpipe_parts(n: exp.DPipe) -> list[exp.Expression]:
     """The operands of a chain ``a || b || c`` (walked without recursion: chains are long)."""
     parts, stack = [], [n]
@@ -218,12 +226,12 @@ def _result_length(n: exp.Expression) -> exp.Expression | None:
         sep = n.args.get("separator")
         per_row = exp.Add(this=_text_length(n.this), expression=_text_length(sep)) if sep else None
         parts = [n.this] + ([sep] if sep else [])
-        if any(len(p.sql("duckdb")) > _GUARD_MAX_SQL for p in parts):
+        if not all(_printable_twice(p) for p in parts):
             return None
         return exp.func("SUM", per_row or _text_length(n.this))
     else:  # replace(s, from, to): s, plus (len(to) - len(from)) for each occurrence of from
         parts = [n.this, n.expression, n.args["replacement"]]
-    if any(len(p.sql("duckdb")) > _GUARD_MAX_SQL for p in parts):
+    if not all(_printable_twice(p) for p in parts):
         return None
     if isinstance(n, exp.Replace):
         s, old, new = parts

@@ -30,7 +30,7 @@ from sqlglot import exp
 
 from rwalter.errors import BOUND_MARK
 
-__all__ = ["rewrite_text_casts"]
+__all__ = ["rewrite_text_casts", "written_out"]
 
 _TEXT_TYPES = (exp.DataType.Type.VARCHAR, exp.DataType.Type.TEXT)
 
@@ -139,6 +139,12 @@ def rewrite_text_casts(node: exp.Expression) -> exp.Expression:
         choice.find(exp.Array).set("expressions", [cast.this])
         cast.replace(choice)
     return node
+
+
+def written_out(node: exp.Expression) -> bool:
+    """Whether ``node`` holds a cast this rewrite writes out at length (a caller that would
+    print ``node`` twice then prints that choice twice too)."""
+    return any(_rewritten_here(c) for c in node.find_all(exp.Cast))
 
 
 def _rewritten_here(cast: exp.Cast) -> bool:
