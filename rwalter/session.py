@@ -29,6 +29,7 @@ from rwalter.sql.split import Unit, split_script
 if TYPE_CHECKING:
     from rwalter.frontend.processlist import Sessions
     from rwalter.frontend.session_config import SessionConfig
+    from rwalter.frontend.statement_timeout import Watchdog
     from rwalter.interrupts import SigintInterrupter
     from rwalter.meta.client import MetaClient
     from rwalter.meta.node import MetaNode
@@ -91,6 +92,14 @@ class Session:
         from rwalter.meta.client import MetaClient
 
         return MetaClient(self.meta)
+
+    @functools.cached_property
+    def watchdog(self) -> Watchdog:
+        """What cancels a batch query past ``statement_timeout``
+        (``rwalter.frontend.statement_timeout``)."""
+        from rwalter.frontend.statement_timeout import Watchdog
+
+        return Watchdog()
 
     @property
     def realtime(self) -> bool:
@@ -209,6 +218,8 @@ class Session:
         if self.interrupter is not None:
             self.interrupter.close()
             self.interrupter = None
+        if "watchdog" in self.__dict__:
+            self.watchdog.close()
         if self._owns_meta:
             self.meta.close()
 

@@ -46,6 +46,7 @@ from functools import lru_cache
 import duckdb
 from sqlglot import exp
 
+from rwalter.common.pg_types import data_type_of
 from rwalter.errors import QUERY, RwError, invalid_input
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found, object_name
@@ -59,7 +60,15 @@ from rwalter.frontend.query import (
     too_many_rows,
 )
 from rwalter.frontend.store_errors import duck_error
-from rwalter.frontend.surface import bind_surface
+from rwalter.frontend.surface import bind_surface, relation_columns
+from rwalter.frontend.type_inference import (
+    ASSIGN,
+    CAST_TABLE,
+    UNTYPED,
+    cast_ok,
+    column_types_in,
+    expression_type,
+)
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import Relation, storage_name
 from rwalter.result import DML_WORDS, Result, dml_tag
@@ -191,28 +200,87 @@ def check_insert_width(
 _BINDER_READS = {"interval": "INTERVAL", "bytea": "VARBINARY"}
 
 
-def cast_values_to_columns(node: exp.Insert, rel: Relation, named: list[str] | None) -> None:
-    """``bind_values`` with the target columns' types (``insert.rs:292``): a string literal bound
-    for an interval or bytea column is read by RisingWave's parser of that type (the caller
-    binds it, ``rwalter.frontend.literals``), not by DuckDB's."""
+def cast_values_to_columns(
+    node: exp.Insert, rel: Relation, named: list[str] | None, column_type=None
+) -> None:
+    """``bind_values`` with the target columns' types (``insert.rs:292``, ``values.rs:116-124``):
+    each value is cast to its column's type in the Assign context, row by row, and one that
+    cannot be (``true`` into an integer, where the store would write 1) fails the INSERT
+    (``cast_on_insert``, ``insert.rs:397-424``); a string literal bound for an interval or bytea
+    column is read by RisingWave's parser of that type (the caller binds it,
+    ``rwalter.frontend.literals``), not by DuckDB's."""
     source = node.args.get("expression")
+    types = {c: data_type_of(t) for c, t in zip(rel.columns, rel.column_types, strict=False)}
+    targets = named if named is not None else table_columns(rel).insertable()
+    if isinstance(source, exp.Select) and column_type is not None:
+        _check_query_casts(source, [types.get(c) for c in targets], column_type)
     if not isinstance(source, exp.Values):
         return
-    types = dict(zip(rel.columns, rel.column_types, strict=False))
-    targets = named if named is not None else table_columns(rel).insertable()
     for row in source.expressions:
         if not isinstance(row, exp.Tuple):
             continue
-        for value, column in zip(row.expressions, targets, strict=False):
+        width = len(row.expressions)
+        for i, (value, column) in enumerate(zip(row.expressions, targets, strict=False)):
+            _check_assign_cast(value, types.get(column), i, width)
             read_by_binder = _BINDER_READS.get(types.get(column, ""))
             if read_by_binder and isinstance(value, exp.Literal) and value.is_string:
                 value.replace(exp.Cast(this=value.copy(), to=exp.DataType.build(read_by_binder)))
 
 
+def _check_query_casts(source: exp.Select, targets: list[str | None], column_type) -> None:
+    """An ``INSERT ... SELECT``: the query's columns cast to the targets (``insert.rs:256-276``),
+    each typed as far as :func:`expression_type` knows it."""
+    items = source.expressions
+    if any(isinstance(i, exp.Star) or isinstance(i.this, exp.Star) for i in items):
+        return
+    for i, (item, target) in enumerate(zip(items, targets, strict=False)):
+        bare = item.this if isinstance(item, exp.Alias) else item
+        _check_assign_cast(bare, target, i, len(items), column_type)
+
+
+def _ordinal(i: int) -> str:
+    """``ordinal`` (``src/frontend/src/utils/mod.rs:213-225``): 1st, 2nd, 3rd, 11th..."""
+    s = str(i)
+    if s.endswith("1") and not s.endswith("11"):
+        return s + "st"
+    if s.endswith("2") and not s.endswith("12"):
+        return s + "nd"
+    if s.endswith("3") and not s.endswith("13"):
+        return s + "rd"
+    return s + "th"
+
+
+def _check_assign_cast(
+    value: exp.Expression, target: str | None, i: int, width: int, column_type=lambda _c: None
+) -> None:
+    """``cast_assign`` of one value (``cast.rs:95-130``), named by its column when the row has
+    more than one (``insert.rs:410-418``)."""
+    source = expression_type(value, column_type)
+    if target is None or source in (None, UNTYPED, target) or target not in CAST_TABLE:
+        return
+    if cast_ok(source, target, ASSIGN):
+        return
+    text = f'cannot cast type "{source}" to "{target}" in Assign context'
+    causes = [f"failed to cast the {_ordinal(i + 1)} column", text] if width > 1 else [text]
+    raise RwError(causes, QUERY)
+
+
 def check_update(node: exp.Update, rel: Relation) -> None:
-    """``bind_update``'s checks of its assignments (``update.rs:160-270``)."""
+    """``bind_update``'s checks of its assignments (``update.rs:160-270``): each ``SET c = e``
+    cast to ``c``'s type in the Assign context (``update.rs:196-199``) as it is bound."""
     cols = table_columns(rel)
     _check_returning_table(node, cols)
+    types = {c: data_type_of(t) for c, t in zip(rel.columns, rel.column_types, strict=False)}
+
+    def column_type(col: exp.Column) -> str | None:
+        qualifier = col.args.get("table")
+        own = qualifier is None or real_value(qualifier) == object_name(node.this)
+        return (
+            types.get(real_value(col.this))
+            if own and isinstance(col.this, exp.Identifier)
+            else None
+        )
+
     assigned: list[str] = []
     for e in node.expressions:
         target = e.this if isinstance(e, exp.EQ) else None
@@ -223,6 +291,7 @@ def check_update(node: exp.Update, rel: Relation) -> None:
             if name in assigned:
                 raise bind_error("multiple assignments to the same column")
             assigned.append(name)
+            _check_assign_cast(e.expression, types.get(name), 0, 1, column_type)
     pk = set(rel.stream_key)
     for name in assigned:
         if name in pk:
@@ -299,7 +368,8 @@ def _bind_dml(session, node: exp.Expression) -> tuple[exp.Expression, Relation |
         source = node.args.get("expression")
         if source is not None:
             node = check_insert_width(node, rel, named, _source_width(session, source))
-            cast_values_to_columns(node, rel, named)
+            scope = column_types_in(source, lambda n: relation_columns(session, n))
+            cast_values_to_columns(node, rel, named, scope)
     elif rel is not None and isinstance(node, exp.Update):
         check_update(node, rel)
     elif rel is not None and isinstance(node, exp.Delete):

@@ -52,7 +52,7 @@ from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
 from rwalter.sql.dialect import real_value, transpile_query
-from rwalter.sql.dialect.evaluation import LIST_SUBSCRIPT
+from rwalter.sql.dialect.evaluation import LIST_SUBSCRIPT, MAX_STRING_CHARS
 from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call
 
@@ -60,6 +60,8 @@ from rwalter.sql.dialect.time_windows import window_call
 # them in its process): a query returns at most MAX_RESULT_ROWS rows; past that the statement is
 # refused (an INSERT's bound is ``dml.MAX_INSERT_ROWS``).
 MAX_RESULT_ROWS = 1_000_000
+# ... and at most MAX_RESULT_CHARS characters of values in all.
+MAX_RESULT_CHARS = 100_000_000
 
 
 def too_many_rows(what: str, limit: int) -> RwError:
@@ -233,10 +235,42 @@ def _fetch(session, sql: str) -> tuple[list, list]:
 
 
 def _bounded(cur) -> list:
-    rows = cur.fetchmany(MAX_RESULT_ROWS + 1)
-    if len(rows) > MAX_RESULT_ROWS:
-        raise too_many_rows("query results", MAX_RESULT_ROWS)
-    return rows
+    """The rows of ``cur``, at most :data:`MAX_RESULT_ROWS` of them and
+    :data:`MAX_RESULT_CHARS` characters of values in all. Rows are fetched a few at a time, as
+    many as would stay under the bound were each value as long as one may be
+    (:data:`MAX_STRING_CHARS`), so that the bound is checked before a large result is made."""
+    width = max(1, len(cur.description or ()))
+    rows: list = []
+    chars = 0
+    while True:
+        batch = max(1, min(4096, (MAX_RESULT_CHARS - chars) // (MAX_STRING_CHARS * width)))
+        got = cur.fetchmany(min(batch, MAX_RESULT_ROWS + 1 - len(rows)))
+        if not got:
+            return rows
+        rows.extend(got)
+        if len(rows) > MAX_RESULT_ROWS:
+            raise too_many_rows("query results", MAX_RESULT_ROWS)
+        chars += sum(_chars(v) for row in got for v in row)
+        if chars > MAX_RESULT_CHARS:
+            raise RwError(
+                [
+                    f"rwalter does not simulate query results past {MAX_RESULT_CHARS} "
+                    "characters: it holds them in memory, where RisingWave would stream them; "
+                    "add a LIMIT or select fewer or shorter values"
+                ],
+                UNSUPPORTED_STATEMENT,
+            )
+
+
+def _chars(v: object) -> int:
+    """About how many characters a value's text takes (a list's, its elements')."""
+    if isinstance(v, str | bytes):
+        return len(v)
+    if isinstance(v, list | tuple):
+        return 2 + sum(_chars(e) + 1 for e in v)
+    if isinstance(v, dict):
+        return 2 + sum(_chars(k) + _chars(e) + 2 for k, e in v.items())
+    return 8
 
 
 def _interval_value(parts: list[int | None]) -> Interval | None:
@@ -372,7 +406,9 @@ def _untranslatable_call(session, node: exp.Expression) -> RwError:
 def handle_query(session, node: exp.Expression) -> Result:
     sql = _bound_sql(session, node)
     try:
-        result = run_duck(session, sql)
+        timeout_ms = session.config.statement_timeout_ms
+        with session.watchdog.deadline(timeout_ms, session.client.batch.interrupt):
+            result = run_duck(session, sql)
     except RwError as err:
         raise query_error(session, err, node) from None
     result.tag = "SELECT"

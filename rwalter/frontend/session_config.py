@@ -217,6 +217,10 @@ class SessionConfig:
     def timezone(self) -> str:
         return self._values["timezone"]
 
+    @property
+    def statement_timeout_ms(self) -> int:
+        return self._values["statement_timeout"]
+
 
 def variables() -> Iterable[Var]:
     """All modelled session variables, in SHOW ALL order."""

@@ -15,10 +15,12 @@ import re
 import duckdb
 from sqlglot import exp
 
+from rwalter.common.memory_bounds import store_memory_text
 from rwalter.errors import (
     CATALOG_NOT_FOUND,
     QUERY,
     STORE_TEXT_MARKS,
+    UNSUPPORTED_STATEMENT,
     RwError,
     catalog_error,
     unmodelled,
@@ -26,6 +28,7 @@ from rwalter.errors import (
 from rwalter.frontend.binder import bind_error_root, name_position
 from rwalter.frontend.store_types import rw_type
 from rwalter.frontend.surface import bind_failure, no_matching_call
+from rwalter.frontend.type_inference import OPERATOR_FUNCTIONS
 from rwalter.sql.dialect import real_value, to_sql
 from rwalter.sql.dialect.evaluation import expr_error_causes
 
@@ -35,6 +38,8 @@ def duck_error(exc: Exception) -> RwError:
     interrupted query stays an interrupt (Ctrl-C, ``rwalter.interrupts``)."""
     if isinstance(exc, duckdb.InterruptException):
         raise KeyboardInterrupt from None
+    if isinstance(exc, duckdb.OutOfMemoryException):  # rwalter's bound on a statement's memory
+        return RwError([store_memory_text()], UNSUPPORTED_STATEMENT)
     text = str(exc).split("\n")[0]
     for mark, code in STORE_TEXT_MARKS.items():  # a text the store raised on rwalter's behalf
         if mark in text:
@@ -83,35 +88,6 @@ _DUCK_NO_MATCH = re.compile(
     r"|Macro (?:function )?'?(\w+)'?\(.*\) does not support the supplied arguments"
     r"|Could not choose a best candidate function for the function call \"([^\"(]+)\((.*)\)\""
 )
-
-# The store's operators -> the function RisingWave's binder makes of the operator
-# (``bind_binary_op``, ``src/frontend/src/binder/expr/binary_op.rs:86-250``; the name is
-# ``ExprType``'s, as ``function <name>(<types>) does not exist`` prints it, func.rs:876-889),
-# and the node the operator is in a query.
-OPERATOR_FUNCTIONS: dict[str, tuple[str, type[exp.Expression]]] = {
-    "+": ("add", exp.Add),
-    "-": ("subtract", exp.Sub),
-    "*": ("multiply", exp.Mul),
-    "/": ("divide", exp.Div),
-    "//": ("divide", exp.Div),
-    "%": ("modulus", exp.Mod),
-    "=": ("equal", exp.EQ),
-    "<>": ("not_equal", exp.NEQ),
-    "!=": ("not_equal", exp.NEQ),
-    "<": ("less_than", exp.LT),
-    "<=": ("less_than_or_equal", exp.LTE),
-    ">": ("greater_than", exp.GT),
-    ">=": ("greater_than_or_equal", exp.GTE),
-    "~~": ("like", exp.Like),
-    "!~~": ("like", exp.Like),
-    "~~*": ("i_like", exp.ILike),
-    "!~~*": ("i_like", exp.ILike),
-    "^": ("pow", exp.Pow),
-    "&": ("bitwise_and", exp.BitwiseAnd),
-    "|": ("bitwise_or", exp.BitwiseOr),
-    "<<": ("bitwise_shift_left", exp.BitwiseLeftShift),
-    ">>": ("bitwise_shift_right", exp.BitwiseRightShift),
-}
 
 
 def _split_args(text: str | None) -> list[str]:

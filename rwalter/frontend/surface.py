@@ -20,6 +20,8 @@ RisingWave's texts.
 * The catalog functions RisingWave folds into literals (``builtin_scalar.rs:581-768``:
   ``pg_encoding_to_char`` is ``UTF8``, ``obj_description`` ''...), and those the meta store
   defines (``pg_get_userbyid``...), called with or without their ``pg_catalog.`` qualifier.
+* Operators (``binder/expr/binary_op.rs``): typed as RisingWave's type inference types them,
+  untyped literals coerced and implicit casts checked (:mod:`rwalter.frontend.type_inference`).
 * ``COLLATE`` (``binder/expr/mod.rs:1042-1060``): only ``"C"`` and ``"POSIX"``, on a string;
   any other collation (psql's ``COLLATE pg_catalog.default``) is not implemented. A qualified
   operator (``OPERATOR(pg_catalog.~)``) is not implemented either (``binary_op.rs:253-255``):
@@ -63,6 +65,7 @@ from rwalter.frontend.sys_functions import (
     bind_sys_function,
     is_regclass,
 )
+from rwalter.frontend.type_inference import Coercion, apply_casts, column_types_in, infer
 from rwalter.meta import catalog_views
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
@@ -150,6 +153,14 @@ def _arg_type(e: exp.Expression, columns: dict[str, str]) -> str:
     if isinstance(e, exp.Array) and e.expressions:
         return _arg_type(e.expressions[0], columns) + "[]"
     return "unknown"
+
+
+def relation_columns(session, name: str) -> dict[str, str] | None:
+    """The RisingWave types of a user's relation's columns, by name (None: no such relation)."""
+    rel = session.client.catalog.relation_by_name(name)
+    if rel is None:
+        return None
+    return {c: data_type_of(t) for c, t in zip(rel.columns, rel.column_types, strict=False)}
 
 
 def user_columns(session, node: exp.Expression) -> dict[str, str]:
@@ -384,12 +395,21 @@ def item_of(node: exp.Expression, f: exp.Expression) -> exp.Expression:
     while cur.parent is not None and cur.parent is not node:
         if isinstance(cur.parent, exp.Table):
             return cur.parent
-        if isinstance(cur.parent, exp.Where | exp.Having):
+        if isinstance(cur.parent, exp.Where | exp.Having | exp.Limit | exp.Offset):
             return cur
         if isinstance(cur.parent, exp.Select) and cur.arg_key == "expressions":
             return cur
         cur = cur.parent
     return cur
+
+
+def _coercion(session, node: exp.Expression, ctes: set[str]) -> Coercion:
+    """The operators of ``node`` typed as RisingWave's binder types them
+    (:mod:`rwalter.frontend.type_inference`), or its error for the first no signature takes."""
+    coercion = infer(node, column_types_in(node, lambda n: relation_columns(session, n), ctes))
+    if coercion.error is not None:  # bind_expr names the item (binder/expr/mod.rs:57-64)
+        raise bind_failure(node, coercion.at, coercion.error)
+    return coercion
 
 
 def bind_surface(session, node: exp.Expression) -> exp.Expression:
@@ -403,6 +423,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         view = _bind_table(session, table, ctes)
         if view:
             views.append(view)
+    coercion = _coercion(session, node, ctes)
     frontend_calls: list[tuple[exp.Func, str | None]] = []
     _bind_collations(node)  # an operator binds its operands first
     _bind_operators(node)
@@ -468,6 +489,7 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
         _bind_frontend_call(session, f, name)
     if views:
         session.client.batch.ensure_views(views)
+    apply_casts(node, coercion.casts)  # after the errors above, which name items as written
     return node
 
 
@@ -500,6 +522,7 @@ def bind_stored_query(session, node: exp.Expression) -> exp.Expression:
     holds the rows RisingWave's would. A call they cannot bind (a pattern that is not a
     constant) is left as written."""
     node = node.copy()
+    coercion = _coercion(session, node, {c.alias_or_name for c in node.find_all(exp.CTE)})
     calls = [f for f in node.find_all(exp.Func) if function_name(_unqualify(f)) in _STORE_LACKS]
     for f in reversed(calls):  # innermost first
         name = function_name(_unqualify(f))
@@ -515,6 +538,7 @@ def bind_stored_query(session, node: exp.Expression) -> exp.Expression:
             item.replace(exp.alias_(item.copy(), derive_alias(item), quoted=True))
             f = next(x for x in node.find_all(exp.Func) if x == f)
         _bind_frontend_call(session, f, name)
+    apply_casts(node, coercion.casts)
     return node
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 import duckdb
 
+from rwalter.common.memory_bounds import STORE_MEMORY_MB
 from rwalter.common.rust_num import wrap_as
 from rwalter.meta.store_model import Model, Table
 from rwalter.meta.store_tables import (
@@ -69,9 +70,11 @@ CHECK_ENV = "RWALTER_STORE_CHECK"
 # that gets rows a second time takes a 256 KiB block, which DuckDB frees once a later commit
 # settles the table, so a script of a thousand small tables left about 27 MiB of freed pages
 # resident (peak RSS of the mixed 10,000-statement benchmark 211 -> 183 MiB). A free of 128 KiB
-# or more now hands the free pages back, for a few percent more system time.
+# or more now hands the free pages back, for a few percent more system time. The memory a
+# statement may use is bounded (rwalter.common.memory_bounds).
 LOCK_DOWN = (
-    "SET threads = 1; SET allocator_bulk_deallocation_flush_threshold = '128KiB'; "
+    f"SET threads = 1; SET memory_limit = '{STORE_MEMORY_MB}MB'; "
+    "SET allocator_bulk_deallocation_flush_threshold = '128KiB'; "
     "SET enable_external_access = false; SET lock_configuration = true"
 )
 

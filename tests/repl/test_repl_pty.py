@@ -141,6 +141,16 @@ def test_errors_never_end_the_repl(repl: Repl) -> None:
     quit_repl(repl)
 
 
+def test_statement_timeout_cancels_a_query_and_the_repl_goes_on(repl: Repl) -> None:
+    """``statement_timeout`` (``scheduler/local.rs:174-190``): the query is cancelled with
+    RisingWave's text, a prompt comes back, and the session is usable."""
+    repl.run("SET statement_timeout = '1s';")
+    out = repl.run("SELECT pg_sleep(30);")
+    assert "Query cancelled: timeout after 1 seconds" in out
+    assert "(1 row)" in repl.run("SELECT 1;")
+    quit_repl(repl)
+
+
 def test_repl_commands(repl: Repl, tmp_path: Path) -> None:
     out = repl.run("\\?")
     assert "\\timing" in out and "\\worker add SLOTS" in out and "\\explain [CODE]" in out

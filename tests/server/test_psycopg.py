@@ -343,3 +343,16 @@ def test_binary_interval_and_time_parameters(server):
         )
         cur.execute("SELECT %b, %b, %b", values)
         assert cur.fetchall() == [values]
+
+
+def test_statement_timeout_cancels_a_batch_query(server):
+    """``statement_timeout`` holds per connection on the wire too (``scheduler/local.rs:174-190``:
+    ``Query cancelled: timeout after 1 seconds``); the connection goes on."""
+    conn, _ = connect(server)
+    with conn:
+        conn.execute("SET statement_timeout = '1s'")
+        with pytest.raises(psycopg.Error) as info:
+            conn.execute("SELECT pg_sleep(30)")
+        message = info.value.diag.message_primary
+        assert message.endswith("  2: Query cancelled: timeout after 1 seconds\n")
+        assert conn.execute("SELECT 1").fetchone() == (1,)

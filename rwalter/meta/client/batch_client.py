@@ -29,6 +29,10 @@ class BatchClient:
         """Install these catalog views before a statement binds against them."""
         self._catalog.ensure_views(names)
 
+    def interrupt(self) -> None:
+        """Stop the query in flight (safe from another thread: a statement's deadline)."""
+        self._catalog.interrupt()
+
     def query(self, sql: str, params: list[Any] | None = None) -> Any:
         """Run SQL that may read the rw_catalog views (installed first); returns the cursor."""
         return self.execute(sql, params, reads=sql)

@@ -33,7 +33,12 @@ rwalter's own bound, not RisingWave's: ``repeat``, ``lpad`` and ``rpad`` write a
 asked (``src/expr/impl/src/scalar/repeat.rs:17-22``, ``string.rs:106-230``, no length check), so
 ``repeat('x', 2147483647)`` would build a 2 GB value in rwalter's process. A call whose result
 would pass :data:`MAX_STRING_CHARS` characters is refused (README, memory bound) before the value
-is made, with the text after :data:`BOUND_MARK`.
+is made, with the text after :data:`BOUND_MARK`. The same holds for the calls whose result is
+longer than their arguments (:data:`_GROWING`): a ``||`` chain, ``concat``, ``concat_ws`` and
+``string_agg`` (the sum of their parts' lengths) and ``replace`` (its occurrences counted), so
+that no nesting of them (``s || s`` over ``s || s``...) doubles a value past the bound. The
+check reads each part twice; a part whose text is longer than :data:`_GUARD_MAX_SQL` would copy
+large expressions into the check, so such a call is left to the store's memory limit.
 
 A string literal cast to an integer (``'x'::int``) is parsed as Rust's ``i16/i32/i64::from_str``
 parses it after ``str_parse``'s trim (``src/expr/impl/src/scalar/cast.rs:34-52``): DuckDB would
@@ -50,6 +55,7 @@ import re
 from sqlglot import exp
 
 from rwalter.errors import BOUND_MARK
+from rwalter.sql.dialect.text_casts import written_out
 
 __all__ = [
     "EXPR_ERROR_SEP",
@@ -65,10 +71,14 @@ EXPR_ERROR_SEP = "\x1f"
 # rwalter's memory bound on one string value made by repeat/lpad/rpad (README); its refusal is
 # raised in the store after ``rwalter.errors.BOUND_MARK``.
 MAX_STRING_CHARS = 10_000_000
-_TOO_LONG = (
-    f"rwalter does not simulate a string value past {MAX_STRING_CHARS} characters: it holds "
-    "each value in memory; shorten the repeat, lpad or rpad"
-)
+
+
+def _too_long(what: str) -> str:
+    return (
+        f"rwalter does not simulate a string value past {MAX_STRING_CHARS} characters: it holds "
+        f"each value in memory; shorten the {what}"
+    )
+
 
 # A guarded operand prints into the error's text; past this size the guard would copy large
 # expressions (and nest copies of copies), so DuckDB's own check and text are used instead.
@@ -96,7 +106,7 @@ def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
     division or modulus by something other than a non-zero literal guarded by RisingWave's
     error for a zero divisor, each string literal cast to an integer parsed as RisingWave
     parses it, and each list subscript as RisingWave's."""
-    kinds = (exp.Cast, exp.Div, exp.Mod, exp.Bracket, exp.Is, exp.Repeat, exp.Pad)
+    kinds = (exp.Cast, exp.Div, exp.Mod, exp.Bracket, exp.Is, exp.Repeat, exp.Pad, *_GROWING)
     if not any(_rewritten_here(n) for n in node.find_all(*kinds)):
         return node
     node = node.copy()
@@ -109,6 +119,8 @@ def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
             n.replace(_is_json(n))
         elif isinstance(n, exp.Repeat | exp.Pad):
             _bounded_length(n)
+        elif isinstance(n, _GROWING):
+            _bounded_growth(n)
         else:
             n.replace(_parsed_integer(n) if isinstance(n, exp.Cast) else _rewritten(n))
     return node
@@ -121,6 +133,8 @@ def _rewritten_here(n: exp.Expression) -> bool:
         return isinstance(n.expression, exp.JSON)
     if isinstance(n, exp.Repeat | exp.Pad):
         return True
+    if isinstance(n, _GROWING):  # a chain of || is checked once, at its top
+        return not (isinstance(n, exp.DPipe) and isinstance(n.parent, exp.DPipe))
     return not isinstance(n, exp.Cast) or _string_to_integer(n)
 
 
@@ -151,8 +165,118 @@ def _bounded_length(n: exp.Repeat | exp.Pad) -> None:
     if isinstance(n, exp.Repeat) and len(n.this.sql("duckdb")) <= _GUARD_MAX_SQL:
         chars = exp.Mul(this=chars, expression=exp.func("length", n.this.copy()))
     too_long = exp.GT(this=chars, expression=exp.Literal.number(MAX_STRING_CHARS))
-    refusal = exp.Anonymous(this="error", expressions=[exp.Literal.string(BOUND_MARK + _TOO_LONG)])
+    refusal = _refusal("repeat, lpad or rpad")
     n.set(key, exp.Case(ifs=[exp.If(this=too_long, true=refusal)], default=count.copy()))
+
+
+def _refusal(what: str) -> exp.Expression:
+    return exp.Anonymous(
+        this="error", expressions=[exp.Literal.string(BOUND_MARK + _too_long(what))]
+    )
+
+
+# The calls whose result can be longer than any of their arguments -> the name the refusal
+# gives them (repeat, lpad and rpad are bounded by their count, :func:`_bounded_length`).
+_GROWTH_NAMES: dict[type[exp.Expression], str] = {
+    exp.DPipe: "|| chain",
+    exp.Concat: "concat",
+    exp.ConcatWs: "concat_ws",
+    exp.Replace: "replace",
+    exp.GroupConcat: "string_agg",
+}
+_GROWING = tuple(_GROWTH_NAMES)
+
+
+def _text_length(e: exp.Expression) -> exp.Expression:
+    """The length of ``e``'s text in the store (0 for NULL): what a part adds to the result
+    (the store's one-argument ``concat`` takes any type, and NULL as empty)."""
+    return exp.func("LENGTH", exp.Anonymous(this="CONCAT", expressions=[e.copy()]))
+
+
+def _printable_twice(part: exp.Expression) -> bool:
+    """Whether a check may print ``part`` a second time: it is short, and holds no cast to
+    varchar, which the store's query writes out at length (``text_casts``), so that nested
+    checks would multiply it."""
+    return len(part.sql("duckdb")) <= _GUARD_MAX_SQL and not written_out(part)
+
+
+def _dpipe_parts(n: exp.DPipe) -> list[exp.Expression]:
+    """The operands of a chain ``a || b || c`` (walked without recursion: chains are long)."""
+    parts, stack = [], [n]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, exp.DPipe):
+            stack.extend((cur.expression, cur.this))
+        else:
+            parts.append(cur)
+    return parts
+
+
+def _result_length(n: exp.Expression) -> exp.Expression | None:
+    """An expression for the length of ``n``'s result, computed from its arguments, or None
+    when an argument is too long to print twice."""
+    if isinstance(n, exp.DPipe):
+        parts = _dpipe_parts(n)
+    elif isinstance(n, exp.ConcatWs):  # the separator once between each two values, at most
+        sep, *values = n.expressions
+        parts = values + [sep] * max(len(values) - 1, 0)
+    elif isinstance(n, exp.Concat):
+        parts = list(n.expressions)
+    elif isinstance(n, exp.GroupConcat):
+        sep = n.args.get("separator")
+        per_row = exp.Add(this=_text_length(n.this), expression=_text_length(sep)) if sep else None
+        parts = [n.this] + ([sep] if sep else [])
+        if not all(_printable_twice(p) for p in parts):
+            return None
+        return exp.func("SUM", per_row or _text_length(n.this))
+    else:  # replace(s, from, to): s, plus (len(to) - len(from)) for each occurrence of from
+        parts = [n.this, n.expression, n.args["replacement"]]
+    if not all(_printable_twice(p) for p in parts):
+        return None
+    if isinstance(n, exp.Replace):
+        s, old, new = parts
+        left = exp.func("REPLACE", s.copy(), old.copy(), exp.Literal.string(""))
+        removed = exp.paren(exp.Sub(this=_text_length(s), expression=_text_length(left)))
+        count = exp.IntDiv(
+            this=removed,
+            expression=exp.func("GREATEST", _text_length(old), exp.Literal.number(1)),
+        )
+        growth = exp.paren(exp.Sub(this=_text_length(new), expression=_text_length(old)))
+        change = exp.Mul(this=exp.paren(count), expression=growth)
+        return exp.Add(this=_text_length(s), expression=change)
+    total: exp.Expression = exp.Literal.number(0)
+    for p in parts:
+        total = exp.Add(this=total, expression=_text_length(p))
+    return total
+
+
+def _bounded_growth(n: exp.Expression) -> None:
+    """``n`` refused (the store's ``error``) when its result would pass
+    :data:`MAX_STRING_CHARS` characters, checked on its arguments before it is made. The check
+    stands in an argument (the last part; ``replace``'s replacement), so that the store cannot
+    fold a call of constants into its too long value before the check; an aggregate's stands
+    over its result (the store's memory limit bounds the aggregate as it is built)."""
+    length = _result_length(n)
+    if length is None:
+        return
+    too_long = exp.GT(this=length, expression=exp.Literal.number(MAX_STRING_CHARS))
+    refusal = _refusal(_GROWTH_NAMES[type(n)])
+    if isinstance(n, exp.GroupConcat):
+        guarded = exp.Case(ifs=[exp.If(this=too_long, true=refusal)], default=n.copy())
+        n.replace(exp.paren(guarded))
+        return
+    if isinstance(n, exp.DPipe):
+        holder, key = n, "expression"
+    elif isinstance(n, exp.Replace):
+        holder, key = n, "replacement"
+    else:
+        holder, key = n.expressions[-1], None
+    last = holder.args[key] if key else holder
+    guarded = exp.Case(ifs=[exp.If(this=too_long, true=refusal)], default=last.copy())
+    if key:
+        holder.set(key, guarded)
+    else:
+        holder.replace(guarded)
 
 
 # Marks a subscript whose operand the binder found to be a list (``rwalter.frontend.query``).
