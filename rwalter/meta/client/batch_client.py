@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
+from rwalter.meta.macro_expansion import check_expansion
+
 if TYPE_CHECKING:  # pragma: no cover
     from rwalter.meta.node import MetaNode
 
@@ -54,6 +56,7 @@ class BatchClient:
     ) -> Any:
         """Run SQL on the users' relations (and the catalog views the SQL ``reads``, installed
         first); returns the cursor."""
+        check_expansion(sql)
         if reads is not None:
             self._catalog.ensure_views(reads)
         return self._catalog.users.execute(sql, params)
@@ -61,6 +64,7 @@ class BatchClient:
     def describe(self, sql: str) -> list[tuple[Any, ...]]:
         """The columns (name, DuckDB type, ...) the SELECT ``sql`` over users' relations returns,
         bound without running it."""
+        check_expansion(sql)
         return self._catalog.users.describe(sql)
 
     def shape(self, sql: str) -> list[tuple[Any, ...]]:
@@ -82,4 +86,5 @@ class BatchClient:
         """Run an INSERT (``sign`` 1), DELETE (-1) or UPDATE (0) of the table ``storage``;
         returns the rows it wrote. ``last``: nothing after it in the statement can fail (it then
         needs no transaction of its own)."""
+        check_expansion(sql)
         return self._catalog.users.dml(sql, storage, sign, last=last)
