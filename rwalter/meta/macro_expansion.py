@@ -10,88 +10,83 @@ query past this bound gets rwalter's own refusal, saying how to write it instead
 
 The measure: a macro's *fan-out* is the most times one of its parameters is written once its
 body's own macro calls are expanded; a query's *weight* is the largest product of fan-outs
-along a chain of macro calls nested in each other's arguments.
+along a chain of macro calls nested in each other's arguments. Both are read from the SQL text
+with a scanner of names, strings and parentheses (the meta node parses no SQL).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
-
-import sqlglot
-from sqlglot import exp
-from sqlglot.errors import SqlglotError
+from collections.abc import Iterator
 
 from rwalter.errors import UNSUPPORTED_STATEMENT, RwError
 from rwalter.meta.catalog_views import MACROS
 
-__all__ = ["MAX_WEIGHT", "check_expansion", "query_weight"]
+__all__ = ["MAX_WEIGHT", "check_expansion", "fan_out", "query_weight"]
 
-# Measured on a 2-core machine: three cast_regclass calls nested (125) bind in about 0.3 s and
-# four (625) in 1.6 s; two has_table_privilege calls nested (225: its body's subqueries nest
-# too) in 6 s, and with a date argument in minutes.
+# Measured on a 2-core machine: three cast_regclass calls nested bind in about 0.3 s and four
+# in 1.6 s; two has_table_privilege calls nested (225) in 6 s, and with a date argument in
+# minutes.
 MAX_WEIGHT = 200
 
-
-def _call_name(node: exp.Expression) -> str | None:
-    """The macro a call node names (``rw_catalog.f(...)`` or ``f(...)``), or None."""
-    if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Anonymous):
-        node = node.expression
-    if isinstance(node, exp.Anonymous):
-        name = str(node.this).lower()
-        return name if name in MACROS else None
-    return None
+# A string or quoted name (skipped), a name (with the character before it), or a parenthesis.
+_TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|(\.?)([A-Za-z_][A-Za-z0-9_]*)|([()])")
 
 
-def _arguments(node: exp.Expression) -> list[exp.Expression]:
-    call = node.expression if isinstance(node, exp.Dot) else node
-    return list(call.expressions)
+def _names_in_calls(sql: str) -> Iterator[tuple[str, bool, tuple[str, ...]]]:
+    """Each name in ``sql`` that is a call or a bare name (not after a dot), whether a call
+    opens after it, and the macros whose argument lists enclose it, outermost first."""
+    stack: list[str | None] = []
+    pending: tuple[str, bool] | None = None  # the last name, after a dot or not
+    for m in _TOKENS.finditer(sql):
+        dotted, name, paren = m.group(1), m.group(2), m.group(3)
+        enclosing = tuple(n for n in stack if n is not None)
+        if paren == "(":
+            called = pending[0].lower() if pending else None
+            if called is not None:
+                yield called, True, enclosing
+            stack.append(called if called in MACROS else None)
+            pending = None
+            continue
+        if pending and not pending[1]:
+            yield pending[0].lower(), False, enclosing
+        pending = None
+        if paren == ")":
+            if stack:
+                stack.pop()
+        elif name is not None:
+            pending = (name, bool(dotted))
+    if pending and not pending[1]:
+        yield pending[0].lower(), False, tuple(n for n in stack if n is not None)
 
 
-def _uses(node: exp.Expression, param: str) -> int:
-    """How many times ``param`` is written in ``node`` once the macros called in it expand."""
-    if isinstance(node, exp.Column) and not node.table and node.name.lower() == param:
-        return 1
-    name = _call_name(node)
-    if name is not None:
-        return fan_out(name) * sum(_uses(a, param) for a in _arguments(node))
-    return sum(_uses(child, param) for child in node.iter_expressions())
+def _product(names: tuple[str, ...]) -> int:
+    return math.prod(fan_out(n) for n in names)
 
 
 @functools.cache
 def fan_out(name: str) -> int:
     """The most times one parameter of the macro ``name`` is written in its expanded body."""
     params, body = MACROS[name]
-    names = [p.strip().lower() for p in params.split(",") if p.strip()]
-    try:
-        tree = sqlglot.parse_one(body, read="duckdb")
-    except SqlglotError:  # counted in the text instead
-        return max((len(re.findall(rf"\b{p}\b", body)) for p in names), default=1)
-    return max((_uses(tree, p) for p in names), default=1) or 1
-
-
-def _weight(node: exp.Expression) -> int:
-    name = _call_name(node)
-    if name is not None:
-        return fan_out(name) * max((_weight(a) for a in _arguments(node)), default=1)
-    return max((_weight(child) for child in node.iter_expressions()), default=1)
-
-
-@functools.cache
-def _call_pattern() -> re.Pattern[str]:
-    names = sorted(MACROS, key=len, reverse=True)  # by name only: fan-outs are parsed on need
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\s*\(", re.IGNORECASE)
+    uses = dict.fromkeys((p.strip().lower() for p in params.split(",") if p.strip()), 0)
+    for found, is_call, enclosing in _names_in_calls(body):
+        if found in uses and not is_call and name not in enclosing:
+            uses[found] += _product(enclosing)
+    return max(uses.values(), default=1) or 1
 
 
 def query_weight(sql: str) -> int:
-    """The weight of the store's SQL ``sql`` (1 when no macro call is nested in another's)."""
-    if len(_call_pattern().findall(sql)) < 2:  # the common case: no parse
-        return 1
-    try:
-        trees = sqlglot.parse(sql, read="duckdb")
-    except SqlglotError:
-        return 1
-    return max((_weight(t) for t in trees if t is not None), default=1)
+    """The weight of the store's SQL ``sql``: 1 when it calls no macro."""
+    return max(
+        (
+            _product((*enclosing, n))
+            for n, is_call, enclosing in _names_in_calls(sql)
+            if is_call and n in MACROS
+        ),
+        default=1,
+    )
 
 
 def check_expansion(sql: str) -> None:

@@ -17,5 +17,5 @@ def test_calls_side_by_side_weigh_one_call_and_nested_calls_multiply() -> None:
     assert query_weight(nested) == 225 > MAX_WEIGHT
 
 
-def test_a_query_without_two_macro_calls_is_not_parsed() -> None:
+def test_a_query_without_macro_calls_weighs_one() -> None:
     assert query_weight("SELECT (((((") == 1
