@@ -104,13 +104,14 @@ class Repl:
 
         With ``keep_buffer`` (what Enter sent), return the query buffer psql keeps: a statement
         that a backslash command interrupted (``SELECT 1 \\x``; ``SELECT 1`` then ``\\q``) waits
-        for its ``;`` and the next prompt shows it."""
+        for its ``;`` and the next prompt shows it, with the cursor on a line of its own (psql
+        appends the next line to its buffer as a line)."""
         units = split_script(text)
         kept = ""
         last = units[-1] if units else None
         interrupted = last and last.kind == "sql" and not last.terminated
         if keep_buffer and interrupted and any(u.kind == "meta" for u in units):
-            units, kept = units[:-1], last.text
+            units, kept = units[:-1], last.text.rstrip("\n") + "\n"  # input goes on a new line
         lines = text.split("\n")
         for unit in units:
             if self.state.quit:

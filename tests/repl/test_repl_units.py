@@ -174,7 +174,7 @@ def test_closing_an_output_file_on_a_full_disk_is_an_error_not_an_internal_one(r
 def test_enter_keeps_the_statement_a_backslash_command_interrupted(repl: Repl) -> None:
     """psql: ``SELECT 1 AS a \\x`` toggles expanded display and keeps ``SELECT 1 AS a`` in the
     query buffer; ``\\q`` on a continuation line quits with the buffer unsent."""
-    assert repl.run_source("SELECT 1 AS a \\x", keep_buffer=True) == "SELECT 1 AS a"
+    assert repl.run_source("SELECT 1 AS a \\x", keep_buffer=True) == "SELECT 1 AS a\n"
     assert repl.state.expanded == "on" and repl.out.getvalue() == "Expanded display is on.\n"
     assert repl.run_source("SELECT 1 AS a\n;", keep_buffer=True) == ""
     assert "-[ RECORD 1 ]\na | 1\n" in repl.out.getvalue()
