@@ -33,7 +33,7 @@ from sqlglot import exp
 
 from rwalter.common.value_text_sql import SCALAR_TEXT_MACRO, VALUE_TEXT_MACRO
 
-__all__ = ["rewrite_text_casts", "written_out"]
+__all__ = ["rewrite_text_casts"]
 
 _TEXT_TYPES = (exp.DataType.Type.VARCHAR, exp.DataType.Type.TEXT)
 
@@ -49,12 +49,6 @@ def rewrite_text_casts(node: exp.Expression) -> exp.Expression:
         call = exp.Anonymous(this=f"rw_catalog.{macro}", expressions=[cast.this.copy()])
         cast.replace(call)
     return node
-
-
-def written_out(node: exp.Expression) -> bool:
-    """Whether ``node`` holds a cast this rewrite writes out at length (a caller that would
-    print ``node`` twice then prints that choice twice too)."""
-    return any(_rewritten_here(c) for c in node.find_all(exp.Cast))
 
 
 def _rewritten_here(cast: exp.Cast) -> bool:
