@@ -50,8 +50,9 @@ from rwalter.meta.store_tables import (
 from rwalter.meta.user_data import UserData
 
 # 2: derived columns of jobs and fragments (rwalter.meta.catalog_derived); 3: config overrides;
-# 4: a job's relation name derived into its row
-FORMAT_VERSION = "5"
+# 4: a job's relation name derived into its row; 5: a 64-bit fragment override; 6: a job's
+# resource group derived into its row
+FORMAT_VERSION = "6"
 FIRST_OBJECT_ID = 6
 # The cluster's id (``rw_cluster_id()``). RisingWave draws a UUID v4 when its meta store is first
 # created (src/meta/model/migration/src/m20230908_072257_init.rs:903-906); rwalter's is one fixed
