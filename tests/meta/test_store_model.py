@@ -113,15 +113,15 @@ def test_reload_reads_rows_written_by_sql() -> None:
 
 
 def test_a_catalog_select_flushes_only_the_tables_its_views_read() -> None:
-    """rw_streaming_jobs reads jobs and databases (a job's name is derived into its row): the
-    relations, fragments and actors of the CREATE wait in memory until SQL reads them, and
-    every answer is still the model's."""
+    """rw_streaming_jobs reads only jobs (a job's name and resource group are derived into its
+    row): the databases, relations, fragments and actors of the CREATE wait in memory until SQL
+    reads them, and every answer is still the model's."""
     s = Session()
     assert s.execute("CREATE TABLE t (v int)").error is None
     model = s.meta.catalog.model
     assert s.execute("SELECT name, status FROM rw_streaming_jobs").rows == [["t", "CREATED"]]
-    assert not model.is_dirty(["streaming_jobs", "databases"])
-    assert model.is_dirty(["relations"])
+    assert not model.is_dirty(["streaming_jobs"])
+    assert model.is_dirty(["relations"]) and model.is_dirty(["databases"])
     assert model.is_dirty(["fragments"]) and model.is_dirty(["actors"])
     rows = s.execute("SELECT fragment_id, parallelism FROM rw_fragments").rows
     assert rows == [["1", "4"], ["2", "4"]]
@@ -171,8 +171,9 @@ def test_a_failed_write_after_an_autocommitted_flush_restores_the_store() -> Non
 def test_tables_read_through_views_and_macros() -> None:
     from rwalter.meta.catalog_views import store_tables, tables_read
 
-    # a job's name is derived into its row (catalog_derived): no join with relations
-    assert store_tables("rw_streaming_jobs") == {"streaming_jobs", "databases"}
+    # a job's name and resource group are derived into its row (catalog_derived): no join with
+    # relations or databases
+    assert store_tables("rw_streaming_jobs") == {"streaming_jobs"}
     assert "schemas" in store_tables("rw_tables")  # through the rw_schema_id macro
     assert store_tables("rw_relations") >= store_tables("rw_sinks")  # through the views
     assert tables_read("SELECT * FROM rwmeta.info") is None
