@@ -9,7 +9,7 @@ from __future__ import annotations
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found
 from rwalter.frontend.query import run_duck, shaped
-from rwalter.meta.client import show_jobs_sql
+from rwalter.meta.client import show_jobs_of, show_jobs_sql
 from rwalter.result import Result
 from rwalter.sql import ast
 
@@ -26,8 +26,9 @@ WAIT_KINDS = {
 
 def handle_show_jobs(session, node: ast.ShowJobs) -> Result:
     client = session.client
-    if client.catalog.any_ddl_progress():
-        result = run_duck(session, show_jobs_sql)
+    jobs = client.catalog.ddl_progress_ids()
+    if jobs:
+        result = run_duck(session, show_jobs_of(jobs))
     else:  # the model knows the view has no row: its columns alone, no query
         result = shaped(client.batch.shape(show_jobs_sql), [])
     result.tag = "SHOW_COMMAND"

@@ -600,13 +600,17 @@ class MetaCatalog:
         """``list_creating_jobs``: status exactly CREATING, shared sources never (``list_op.rs:99-145``)."""
         return [j.job_id for j in self.jobs("CREATING") if j.kind != "source"]
 
-    def any_ddl_progress(self) -> bool:
-        """Whether ``rw_catalog.rw_ddl_progress`` has a row: the view's WHERE, asked of the
-        model's status index."""
+    def ddl_progress_ids(self) -> list[int]:
+        """The jobs ``rw_catalog.rw_ddl_progress`` lists, in id order: the view's WHERE, asked
+        of the model's status index."""
         from rwalter.meta.catalog_views import DDL_PROGRESS_STATUSES, DDL_PROGRESS_UNLISTED_KIND
 
         jobs = self.jobs(*DDL_PROGRESS_STATUSES)
-        return any(j.kind != DDL_PROGRESS_UNLISTED_KIND for j in jobs)
+        return [j.job_id for j in jobs if j.kind != DDL_PROGRESS_UNLISTED_KIND]
+
+    def any_ddl_progress(self) -> bool:
+        """Whether ``rw_catalog.rw_ddl_progress`` has a row."""
+        return bool(self.ddl_progress_ids())
 
     def delete_job(self, job_id: int) -> None:
         frag_ids = [f.fragment_id for f in self.fragments_of_job(job_id)]

@@ -53,3 +53,24 @@ def test_a_creating_job_is_listed_by_the_query() -> None:
         done = s.execute("SHOW JOBS")
         assert _shape(done) == _as_queried(s)
         assert done.rows == []
+
+
+def test_jobs_in_progress_are_listed_as_the_whole_view_lists_them() -> None:
+    """SHOW JOBS reads only the jobs the model says are in progress (``ddl_progress_ids``): the
+    rows and their order (sinks last, ``list_op.rs:99-145``) are those of the whole view."""
+    with Session() as s:
+        for sql in (
+            "CREATE TABLE src (k int)",
+            "INSERT INTO src SELECT * FROM generate_series(1, 1000)",
+            "CREATE MATERIALIZED VIEW done AS SELECT * FROM src",
+            "SET backfill_rate_limit = 100",
+            "SET background_ddl = true",
+            "CREATE SINK out AS SELECT * FROM src WITH (connector = 'blackhole')",
+            "CREATE MATERIALIZED VIEW copy AS SELECT * FROM src",
+            "CREATE INDEX ix ON src (k)",
+        ):
+            assert s.execute(sql).error is None, sql
+        assert s.client.catalog.ddl_progress_ids() == [9, 11, 13]
+        listed = s.execute("SHOW JOBS")
+        assert _shape(listed) == _as_queried(s)
+        assert [r[0] for r in listed.rows] == ["11", "13", "9"]

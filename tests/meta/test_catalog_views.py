@@ -524,6 +524,7 @@ def test_show_jobs_sql(store: MetaCatalog) -> None:
 def test_shared_source_jobs_have_no_ddl_progress(catalog: MetaCatalog) -> None:
     catalog.insert_job(job(6, "source", status="CREATING"))
     assert rows(catalog, "SELECT count(*) FROM rw_ddl_progress") == [(0,)]
+    assert catalog.ddl_progress_ids() == []  # the model's answer, which SHOW JOBS reads
 
 
 def test_rw_streaming_parallelism(store: MetaCatalog) -> None:

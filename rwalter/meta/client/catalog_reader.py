@@ -51,6 +51,10 @@ class CatalogReader:
         """Whether ``rw_ddl_progress`` (and so SHOW JOBS) has a row."""
         return self._catalog.any_ddl_progress()
 
+    def ddl_progress_ids(self) -> list[int]:
+        """The jobs ``rw_ddl_progress`` (and so SHOW JOBS) lists."""
+        return self._catalog.ddl_progress_ids()
+
     def fragment(self, fragment_id: int) -> Fragment | None:
         return self._catalog.fragment(fragment_id)
 
