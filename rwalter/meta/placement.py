@@ -281,7 +281,7 @@ def _rendezvous(
 
 def _rendezvous_by_item(
     item_count: int,
-    columns: list[tuple[bytes, ...]],
+    columns: list[tuple[int, ...]],
     weights: list[int],
     quotas: list[int],
 ) -> list[list[int]]:
