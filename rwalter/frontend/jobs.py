@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rwalter.frontend import catalog_reader as reader
 from rwalter.frontend.binder import not_found
-from rwalter.frontend.query import run_duck, shaped
-from rwalter.meta.client import show_jobs_of, show_jobs_sql
+from rwalter.frontend.to_text import shaped
+from rwalter.meta.client import SHOW_JOBS_COLUMNS, show_jobs_of
 from rwalter.result import Result
 from rwalter.sql import ast
 
@@ -28,9 +28,11 @@ def handle_show_jobs(session, node: ast.ShowJobs) -> Result:
     client = session.client
     jobs = client.catalog.ddl_progress_ids()
     if jobs:
+        from rwalter.frontend.query import run_duck  # the batch query path, loaded when needed
+
         result = run_duck(session, show_jobs_of(jobs))
-    else:  # the model knows the view has no row: its columns alone, no query
-        result = shaped(client.batch.shape(show_jobs_sql), [])
+    else:  # the model knows the view has no row: its declared columns alone, no query
+        result = shaped(list(SHOW_JOBS_COLUMNS), [])
     result.tag = "SHOW_COMMAND"
     return result
 

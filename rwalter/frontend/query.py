@@ -37,7 +37,7 @@ from rwalter.frontend.literals import bind_typed_literals, check_number_literals
 from rwalter.frontend.ordered_set_aggs import bind_ordered_set_aggs
 from rwalter.frontend.select_scope import check_select_aliases
 from rwalter.frontend.store_errors import alias_count_error, bind_error, duck_error, query_error
-from rwalter.frontend.store_types import rw_type, type_letter
+from rwalter.frontend.store_types import rw_type
 from rwalter.frontend.surface import (
     bind_failure,
     bind_surface,
@@ -47,7 +47,7 @@ from rwalter.frontend.surface import (
     no_function,
     user_columns,
 )
-from rwalter.frontend.to_text import text_for_type
+from rwalter.frontend.to_text import shaped
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import BatchClient, storage_name
 from rwalter.result import Result
@@ -284,21 +284,6 @@ def run_duck(session, sql: str) -> Result:
     except duckdb.Error as exc:
         raise duck_error(exc) from None
     return shaped(description, rows)
-
-
-def shaped(description: list, rows: list) -> Result:
-    """A query's rows (DuckDB values) as psql text, under the columns of ``description``."""
-    columns = [d[0] for d in description]
-    types = "".join(type_letter(d[1]) for d in description)
-    texts = [text_for_type(d[1]) for d in description]
-    return Result(
-        tag="SELECT",
-        columns=columns,
-        rows=[[text(v) for text, v in zip(texts, r, strict=True)] for r in rows],
-        types=types,
-        column_types=[rw_type(d[1]) for d in description],
-        returns_rows=True,
-    )
 
 
 def check_visible(session, node: exp.Expression) -> None:

@@ -27,8 +27,10 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from rwalter.common.store_numeric import is_store_numeric
+from rwalter.frontend.store_types import rw_type, type_letter
+from rwalter.result import Result
 
-__all__ = ["jsonb_text", "pg_text", "text_for_type"]
+__all__ = ["jsonb_text", "pg_text", "shaped", "text_for_type"]
 
 # quote_if_need (struct_array.rs:557-567): what makes an element of a struct or array quoted.
 _NEEDS_QUOTES = frozenset('"\\, \t\n\r\x0b\x0c')
@@ -181,3 +183,18 @@ def jsonb_text(text: str) -> str:
 
 def _jsonb_value_text(value: object) -> str | None:
     return None if value is None else jsonb_text(str(value))
+
+
+def shaped(description: list, rows: list) -> Result:
+    """A query's rows (DuckDB values) as psql text, under the columns of ``description``."""
+    columns = [d[0] for d in description]
+    types = "".join(type_letter(d[1]) for d in description)
+    texts = [text_for_type(d[1]) for d in description]
+    return Result(
+        tag="SELECT",
+        columns=columns,
+        rows=[[text(v) for text, v in zip(texts, r, strict=True)] for r in rows],
+        types=types,
+        column_types=[rw_type(d[1]) for d in description],
+        returns_rows=True,
+    )

@@ -450,6 +450,15 @@ show_jobs_sql = (
     'SELECT ddl_id AS "Id", ddl_statement AS "Statement", create_type AS "Create Type", '
     'progress AS "Progress" FROM rw_catalog.rw_ddl_progress'
 )
+# The columns (name, DuckDB type) DuckDB binds for show_jobs_sql: what SHOW JOBS answers, with
+# no row, when the model knows rw_ddl_progress is empty. Declared, so that a batch run's
+# ``SHOW JOBS`` neither installs the view nor binds it; a test compares it with the bound query.
+SHOW_JOBS_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("Id", "BIGINT"),
+    ("Statement", "VARCHAR"),
+    ("Create Type", "VARCHAR"),
+    ("Progress", "VARCHAR"),
+)
 
 
 def show_jobs_of(job_ids: Iterable[int]) -> str:
@@ -541,6 +550,7 @@ def ensure(conn: duckdb.DuckDBPyConnection, installed: set[str], names: Iterable
 
 __all__ = [
     "MACROS",
+    "SHOW_JOBS_COLUMNS",
     "USER_FUNCTIONS",
     "VIEWS",
     "ensure",

@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Sequence
 from functools import lru_cache
+from itertools import compress, repeat
+from operator import eq, ge, neg, sub
 
 from xxhash import xxh64_intdigest
 
@@ -56,7 +59,7 @@ _log = math.log
 # Hash inputs are cached per (worker, job) "column": the encodings of (item 0, worker, job),
 # (item 1, worker, job), ... A re-render of the same job on the same workers (preview renders,
 # no-op checks, recovery) then hashes ready-made bytes instead of building one object per pair.
-# Columns are rounded up to a power of two (>= 64) so different actor counts share them; longer
+# Columns are rounded up to a power of two (>= 16) so nearby actor counts share them; longer
 # columns than _COLUMN_CACHE_LIMIT are built per call and not kept. The caches hold the columns
 # of the last few jobs rendered (a job's re-renders come together: CREATE then ALTER, a preview
 # then the change); each column is a few kilobytes of hashes, so they are kept small.
@@ -64,7 +67,7 @@ _COLUMN_CACHE_LIMIT = 1024
 
 
 def _column_length(count: int) -> int:
-    return max(64, 1 << (count - 1).bit_length())
+    return max(16, 1 << (count - 1).bit_length())
 
 
 @lru_cache(maxsize=8)
@@ -129,22 +132,88 @@ def _remainder_quotas(weights: list[int], item_count: int, tie_inputs: list[byte
     return quotas
 
 
-def _exact_pick(pos: int, columns: list[tuple[bytes, ...]], weights: list[float]) -> int:
-    """Position (in the given ascending container list) RisingWave picks for item ``pos``.
+def _score(h: int, weight: float) -> float:
+    """RisingWave's key negated: ``ln(r)/w`` with ``r = (h as f64 + 1.0) / 2^64``.
 
-    Literal port of the inner loop: ``key = -ln(r)/w`` with ``r = (h as f64 + 1.0) / 2^64`` and
-    strict ``<``. Since ``-(ln r)/w == -(ln r / w)`` bit for bit, the smallest key is the first
-    largest ``ln(r)/w``, which is what is compared.
+    ``-(ln r)/w == -(ln r / w)`` bit for bit, so the smallest key is the largest score; ties
+    (equal floats) go to the earliest container, as RisingWave's strict ``<`` keeps the first.
     """
-    log = _log
-    inv = _INV_HASH_SPAN
-    scores = [log((c[pos] + 1.0) * inv) / w for c, w in zip(columns, weights, strict=True)]
-    return scores.index(max(scores))
+    return _log((h + 1.0) * _INV_HASH_SPAN) / weight
+
+
+def _exact_pick(
+    pos: int, columns: list[tuple[int, ...]], weights: list[int], live: list[int]
+) -> int:
+    """The container RisingWave picks for item ``pos`` among ``live`` (ascending): a literal port
+    of the inner loop of ``assignment.rs:165-209``, every live container scored."""
+    best, best_score = live[0], _score(columns[live[0]][pos], weights[live[0]])
+    for i in live[1:]:
+        score = _score(columns[i][pos], weights[i])
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+# Two hashes of one weight class closer than this may have equal keys (ties go to the earlier
+# container) or keys that ``ln``'s rounding orders otherwise than the hashes. It bounds the
+# relative window ``h >> 24`` (< 2^40) for every 64-bit hash: outside it the gap in ``ln r``
+# (>= ~2^-24) dwarfs any rounding (< 2^-46 for ``|ln r| <= 45``).
+_TIE_WINDOW = 1 << 41
+# Up to this many containers the column-wise pass is the faster; past it, with more columns and
+# smaller quotas, items whose first pick is full are too many and the item-by-item walk wins.
+_COLUMN_WISE_LIMIT = 16
+
+
+class _WeightClass:
+    """The containers of one weight (ascending), their hash columns cut to the item count, and
+    which of them still have room. Within a class the key is monotone in the hash, so only the
+    class's largest hash can win an item; only those are scored."""
+
+    __slots__ = ("cols", "live", "live_cols", "members", "weight")
+
+    def __init__(self, weight: int, members: list[int], cols: list[tuple[int, ...]]) -> None:
+        self.weight = weight
+        self.members = members
+        self.cols = cols
+        self.live = list(members)  # the members with room, ascending
+        self.live_cols = list(cols)  # their columns
+
+    def first_choices(self, n: int) -> tuple[Sequence[int], list[int]]:
+        """Per item the class's largest hash and its container, or container ``-1`` when
+        another hash lies within :data:`_TIE_WINDOW` of it: column-wise, one builtin step per
+        (item, container) pair (``max`` over the columns, then per column the items whose hash
+        lies in the window of that largest one; an item two columns claim is undecided)."""
+        if len(self.cols) == 1:
+            return self.cols[0], [self.members[0]] * n
+        tops = list(map(max, *self.cols))
+        floor = list(map(sub, tops, repeat(_TIE_WINDOW)))
+        owners = [-2] * n
+        for i, col in zip(self.members, self.cols, strict=True):
+            for pos in compress(range(n), map(ge, col, floor)):
+                owners[pos] = i if owners[pos] == -2 else -1
+        return tops, owners
+
+    def best(self, pos: int) -> tuple[int, int]:
+        """The largest hash of item ``pos`` among the class's containers with room and its
+        container; container ``-1`` when another of them lies within the window."""
+        hashes = [c[pos] for c in self.live_cols]
+        top = max(hashes)
+        k = hashes.index(top)
+        if len(hashes) > 1:
+            hashes[k] = -1
+            if max(hashes) >= top - _TIE_WINDOW:
+                return top, -1
+        return top, self.live[k]
+
+    def remove(self, container: int) -> None:
+        k = self.live.index(container)
+        del self.live[k]
+        del self.live_cols[k]
 
 
 def _rendezvous(
     item_count: int,
-    columns: list[tuple[bytes, ...]],
+    columns: list[tuple[int, ...]],
     weights: list[int],
     quotas: list[int],
 ) -> list[list[int]]:
@@ -155,12 +224,75 @@ def _rendezvous(
     ``<`` so the earlier container wins exact ties. ``columns[i][k]`` is the hash of
     ``(item k, container i, salt)``. Returns, per container, the items it received, in order.
 
-    Fast path with the same result: within a class of equal weight the key is monotone in the
-    raw hash, so only the class's largest hash can win and ``ln`` is evaluated for class winners
-    only. When another hash of the class lies within 2^-24 (relative) of the largest, float keys
-    could compare equal (ties go to the earliest container) or ``ln`` rounding could blur the
-    order, so that item is decided by :func:`_exact_pick` instead. Outside that window the key
-    gap (>= ~2^-24 in ``ln r``) dwarfs any rounding (< 2^-46 for ``|ln r| <= 45``).
+    The same result, faster: every item's pick among all containers is found up front, column by
+    column (:meth:`_WeightClass.first_choices`; across classes, each class's best is scored and
+    the best score wins, ties to the earlier container: ``max`` of ``(score, -container)``). Then
+    the items are walked in order. While an item's pick still has room it is also the pick among
+    the containers left (removing a container that did not win changes no winner, nor a tie); an
+    item whose pick is full, or that the first pass left undecided, is decided alone among the
+    containers left, by the classes' best hashes, or by :func:`_exact_pick` when a class has two
+    hashes in the window.
+    """
+    out: list[list[int]] = [[] for _ in columns]
+    live = [i for i, q in enumerate(quotas) if q > 0]
+    if len(live) == 1:
+        out[live[0]].extend(range(item_count))
+        return out
+    if len(live) > _COLUMN_WISE_LIMIT:
+        return _rendezvous_by_item(item_count, columns, weights, quotas)
+    n = item_count
+    members: dict[int, list[int]] = {}
+    for i in live:
+        members.setdefault(weights[i], []).append(i)
+    classes = [
+        _WeightClass(w, ms, [columns[i][:n] if len(columns[i]) > n else columns[i] for i in ms])
+        for w, ms in members.items()
+    ]
+    of_container = {i: c for c in classes for i in c.members}
+    if len(classes) == 1:
+        choice = classes[0].first_choices(n)[1]
+    else:
+        firsts = [c.first_choices(n) for c in classes]
+        scored = []
+        for c, (tops, owners) in zip(classes, firsts, strict=True):
+            w = float(c.weight)
+            scores = [_log((h + 1.0) * _INV_HASH_SPAN) / w for h in tops]
+            scored.append(zip(scores, map(neg, owners), strict=True))
+        choice = [-b[1] for b in map(max, *scored)]
+        for _, owners in firsts:
+            if -1 in owners:
+                for pos in compress(range(n), map(eq, owners, repeat(-1))):
+                    choice[pos] = -1
+    remaining = [*quotas, 0]  # choice -1 (undecided) reads the extra 0: decided alone
+    for pos, winner in enumerate(choice):
+        if not remaining[winner]:
+            winner = _decide(pos, columns, weights, classes, live)
+        out[winner].append(pos)
+        remaining[winner] -= 1
+        if not remaining[winner]:
+            live.remove(winner)
+            of_container[winner].remove(winner)
+            if len(live) == 1:
+                # A single container with room takes every remaining item (hashes irrelevant).
+                out[live[0]].extend(range(pos + 1, item_count))
+                break
+    return out
+
+
+def _rendezvous_by_item(
+    item_count: int,
+    columns: list[tuple[int, ...]],
+    weights: list[int],
+    quotas: list[int],
+) -> list[list[int]]:
+    """:func:`_rendezvous` item by item, for many containers.
+
+    Within a class of equal weight the key is monotone in the raw hash, so only the class's
+    largest hash can win and ``ln`` is evaluated for class winners only. When another hash of
+    the class lies within 2^-24 (relative) of the largest, float keys could compare equal (ties
+    go to the earliest container) or ``ln`` rounding could blur the order, so that item is
+    decided by :func:`_exact_pick` instead. Outside that window the key gap (>= ~2^-24 in
+    ``ln r``) dwarfs any rounding (< 2^-46 for ``|ln r| <= 45``).
     """
     out: list[list[int]] = [[] for _ in columns]
     remaining = list(quotas)
@@ -178,8 +310,7 @@ def _rendezvous(
     inv = _INV_HASH_SPAN
 
     def exact(pos: int) -> int:
-        live = sorted(idx)
-        return live[_exact_pick(pos, [columns[i] for i in live], [float(weights[i]) for i in live])]
+        return _exact_pick(pos, columns, weights, sorted(idx))
 
     for pos in range(item_count):
         if len(idx) == 1:
@@ -232,6 +363,30 @@ def _rendezvous(
             else:
                 spans = [(0, len(idx), spans[0][2])]
     return out
+
+
+def _decide(
+    pos: int,
+    columns: list[tuple[int, ...]],
+    weights: list[int],
+    classes: list[_WeightClass],
+    live: list[int],
+) -> int:
+    """RisingWave's pick for item ``pos`` among the containers with room (``live``)."""
+    if len(classes) == 1:  # one weight: the largest hash wins, nothing to score
+        winner = classes[0].best(pos)[1]
+        return winner if winner >= 0 else _exact_pick(pos, columns, weights, live)
+    best, best_score = -1, 0.0
+    for c in classes:
+        if not c.live:
+            continue
+        top, winner = c.best(pos)
+        if winner < 0:
+            return _exact_pick(pos, columns, weights, live)
+        score = _log((top + 1.0) * _INV_HASH_SPAN) / c.weight
+        if best < 0 or score > best_score or (score == best_score and winner < best):
+            best, best_score = winner, score
+    return best
 
 
 def _worker_vnode_quotas(

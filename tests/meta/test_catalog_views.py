@@ -10,7 +10,7 @@ import pytest
 
 from rwalter.common.parallelism import ParallelismPolicy
 from rwalter.meta.catalog import Actor, Fragment, Job, MetaCatalog, Relation, Worker
-from rwalter.meta.catalog_views import VIEWS, install, show_jobs_sql
+from rwalter.meta.catalog_views import SHOW_JOBS_COLUMNS, VIEWS, install, show_jobs_sql
 
 UTC = dt.UTC
 ROOT_ACL = ["root=arwd/root", "postgres=arwd/root", "rwadmin=arwd/root"]
@@ -519,6 +519,11 @@ def test_show_jobs_sql(store: MetaCatalog) -> None:
         "FOREGROUND",
         "12.50% (125/1000)",
     )
+
+
+def test_show_jobs_declared_columns_are_the_bound_ones(store: MetaCatalog) -> None:
+    described = store.conn.sql(show_jobs_sql).description
+    assert [(d[0], str(d[1])) for d in described] == list(SHOW_JOBS_COLUMNS)
 
 
 def test_shared_source_jobs_have_no_ddl_progress(catalog: MetaCatalog) -> None:

@@ -24,6 +24,7 @@ from rwalter.common.parallelism import compute_target_parallelism as target_para
 from rwalter.meta.placement import (
     PlacementError,
     _remainder_quotas,
+    _rendezvous,
     _worker_vnode_quotas,
     assign,
     assign_splits,
@@ -435,3 +436,69 @@ def test_reference_agrees_with_spec_rows() -> None:
     assert counts(_reference_assign(1001, THREE_BY_TWO, 7, 256)) == counts(
         assign(1001, THREE_BY_TWO, 7, 256)
     )
+
+
+# --- the rendezvous pass on hashes that nearly tie -----------------------------------------------
+
+
+def _reference_rendezvous(
+    columns: list[list[int]], weights: list[int], quotas: list[int]
+) -> list[list[int]]:
+    """``assignment.rs:165-209`` literally: per item, every container under quota (ascending)
+    gets ``-ln(r)/w``; the first smallest wins."""
+    got: list[list[int]] = [[] for _ in columns]
+    for pos in range(len(columns[0])):
+        best, best_key = -1, 0.0
+        for c, col in enumerate(columns):
+            if len(got[c]) >= quotas[c]:
+                continue
+            key = -math.log((float(col[pos]) + 1.0) / (float(2**64 - 1) + 2.0)) / float(weights[c])
+            if best < 0 or key < best_key:
+                best, best_key = c, key
+        got[best].append(pos)
+    return got
+
+
+@st.composite
+def near_ties(draw: st.DrawFn) -> tuple[list[list[int]], list[int], list[int]]:
+    """Hash columns where many items have two containers' hashes equal or a few ulps of ``ln``
+    apart (which real XXH64 hashes almost never give), for the column-wise pass (few
+    containers) and the item-by-item one (many)."""
+    k = draw(st.sampled_from([2, 3, 5, 16, 17, 40]))
+    n = draw(st.integers(min_value=k, max_value=120))
+    rnd = draw(st.randoms(use_true_random=False))
+    columns = [[rnd.getrandbits(64) for _ in range(n)] for _ in range(k)]
+    for pos in range(n):
+        if rnd.random() < 0.5:
+            a, b = rnd.sample(range(k), 2)
+            gap = rnd.choice([0, 1, 2**10, 2**11, 2**12, 2**30, 2**40, 2**41])
+            columns[b][pos] = max(0, min(2**64 - 1, columns[a][pos] + rnd.choice([-gap, gap])))
+    weights = [rnd.choice([2, 2, 2, 3, 8]) for _ in range(k)]  # mostly one class
+    quotas = [1] * k
+    for _ in range(n - k):
+        quotas[rnd.randrange(k)] += 1
+    return columns, weights, quotas
+
+
+@settings(max_examples=300, deadline=None)
+@given(near_ties())
+def test_rendezvous_near_ties_match_the_literal_loop(
+    case: tuple[list[list[int]], list[int], list[int]],
+) -> None:
+    columns, weights, quotas = case
+    expected = _reference_rendezvous(columns, weights, quotas)
+    assert _rendezvous(len(columns[0]), [tuple(c) for c in columns], weights, quotas) == expected
+
+
+def test_rendezvous_exact_tie_goes_to_the_earlier_container() -> None:
+    # Equal weights and hashes whose keys are equal floats (equal, or 1 apart where f64 has
+    # 2^11 between neighbours): the first container (strict <) wins, not the larger hash.
+    h = 2**63 + 12345
+    for later in (h, h + 1):
+        assert _rendezvous(2, [(h, 5), (later, 7)], [2, 2], [1, 1]) == [[0], [1]]
+        assert _rendezvous(2, [(5, h), (7, later)], [2, 2], [1, 1]) == [[1], [0]]
+    # Past the column-wise pass's container count too: 17 containers, one item each.
+    many = [tuple(c * 17 + i for i in range(17)) for c in range(17)]
+    many[3] = (h, *many[3][1:])
+    many[9] = (h + 1, *many[9][1:])
+    assert 0 in _rendezvous(17, many, [2] * 17, [1] * 17)[3]

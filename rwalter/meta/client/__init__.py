@@ -7,7 +7,7 @@ and the catalog's records it reads and builds (the protos' ``Table``, ``Fragment
 """
 
 from rwalter.meta.catalog import Fragment, Job, Relation, Worker
-from rwalter.meta.catalog_views import show_jobs_of, show_jobs_sql
+from rwalter.meta.catalog_views import SHOW_JOBS_COLUMNS, show_jobs_of, show_jobs_sql
 from rwalter.meta.client.batch_client import BatchClient
 from rwalter.meta.client.catalog_reader import CatalogReader
 from rwalter.meta.client.meta_client import MetaClient, rpc
@@ -15,6 +15,7 @@ from rwalter.meta.ddl_controller import storage_name
 from rwalter.meta.node import JobSpec
 
 __all__ = [
+    "SHOW_JOBS_COLUMNS",
     "BatchClient",
     "CatalogReader",
     "Fragment",

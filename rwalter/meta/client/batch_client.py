@@ -24,8 +24,6 @@ class BatchClient:
 
     def __init__(self, node: MetaNode) -> None:
         self._catalog = node.catalog
-        # SQL over the catalog views -> its columns (the views never change on a connection)
-        self._shapes: dict[str, list[tuple[Any, ...]]] = {}
 
     def ensure_views(self, names: list[str]) -> None:
         """Install these catalog views before a statement binds against them."""
@@ -78,15 +76,6 @@ class BatchClient:
         bound without running it."""
         check_expansion(sql)
         return self._catalog.users.describe(sql)
-
-    def shape(self, sql: str) -> list[tuple[Any, ...]]:
-        """:meth:`describe` of a fixed query over the catalog views (SHOW JOBS), bound once:
-        the columns of a result the model knows to be empty."""
-        shape = self._shapes.get(sql)
-        if shape is None:
-            self._catalog.ensure_views(sql)
-            shape = self._shapes[sql] = self.describe(sql)
-        return shape
 
     def create_table(self, storage: str, columns: str) -> None:
         """A new, empty DuckDB table holding a relation's rows."""
