@@ -16,20 +16,22 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.meta.client import Relation
 from rwalter.sql.dialect import parse_statement
 from rwalter.sql.dialect.time_windows import window_call, window_relation
+from rwalter.sql.walk import Walk
 
 # A view nested deeper than this is surely a cycle (RisingWave forbids them at CREATE).
 _MAX_DEPTH = 64
 
 
-def _cte_names(query: exp.Expression) -> set[str]:
-    return {cte.alias_or_name for cte in query.find_all(exp.CTE)}
+def _cte_names(walk: Walk) -> set[str]:
+    return {cte.alias_or_name for cte in walk.find_all(exp.CTE)}
 
 
 def referenced_relations(session, query: exp.Expression) -> list[Relation]:
     """The catalog relations a query names (CTEs aside), in order of first mention."""
-    ctes = _cte_names(query)
+    walk = Walk(query)
+    ctes = _cte_names(walk)
     seen: dict[int, Relation] = {}
-    for table in query.find_all(exp.Table):
+    for table in walk.find_all(exp.Table):
         if not table.name or table.name in ctes or isinstance(table.this, exp.Func):
             continue
         try:
@@ -100,9 +102,10 @@ def inline_views(session, query: exp.Expression) -> tuple[exp.Expression, list[i
     out = query.copy()
     view_ids: list[int] = []
     for _ in range(_MAX_DEPTH):
-        ctes = _cte_names(out)
+        walk = Walk(out)  # of the query as the last round left it
+        ctes = _cte_names(walk)
         found = False
-        for table in list(out.find_all(exp.Table)):
+        for table in walk.find_all(exp.Table):
             window = window_call(table)
             if window is not None:  # TUMBLE(v, ...) / HOP(v, ...) over a view reads its query
                 found = _inline_window_view(session, window[1], ctes, view_ids) or found
