@@ -14,6 +14,7 @@ calls it hands it to; none is kept.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TypeVar
 
 from sqlglot import exp
@@ -28,21 +29,36 @@ class Walk:
 
     def __init__(self, root: exp.Expression) -> None:
         self.root = root
-        self.nodes: tuple[exp.Expression, ...] = tuple(root.walk())
+        self.nodes: tuple[exp.Expression, ...] = _breadth_first(root)
         self.kinds: frozenset[type] = frozenset(map(type, self.nodes))
 
     def has(self, *kinds: type[exp.Expression]) -> bool:
         """Whether the tree holds a node of one of ``kinds`` (or of a subclass)."""
-        for k in self.kinds:  # a loop, not any(): asked a few dozen times per statement
-            if issubclass(k, kinds):
-                return True
-        return False
+        # map, not a generator: asked a few dozen times per statement
+        return any(map(issubclass, self.kinds, repeat(kinds)))
 
     def find_all(self, *kinds: type[E]) -> list[E]:
         """The nodes of ``kinds``, in the order ``root.find_all(*kinds)`` yields them."""
         if not self.has(*kinds):
             return []
         return [n for n in self.nodes if isinstance(n, kinds)]  # type: ignore[misc]
+
+
+def _breadth_first(root: exp.Expression) -> tuple[exp.Expression, ...]:
+    """``tuple(root.walk())`` in one loop: sqlglot's ``bfs`` queue, each node's children in
+    ``iter_expressions`` order (its args in order, a list's items in order, non-nodes skipped),
+    without a generator per node."""
+    nodes = [root]
+    append = nodes.append
+    for node in nodes:  # the list grows as it is read: it is the queue
+        for value in node.args.values():
+            if isinstance(value, list):
+                for v in value:
+                    if isinstance(v, exp.Expr):
+                        append(v)
+            elif isinstance(value, exp.Expr):
+                append(value)
+    return tuple(nodes)
 
 
 __all__ = ["Walk"]
