@@ -217,8 +217,8 @@ def _create_index_storage(
     ]
     if not computed:
         cols = ", ".join('"' + c.replace('"', '""') + '"' for c in columns)
-        batch.execute(
-            f"CREATE VIEW {storage_name(name)} AS SELECT {cols} FROM {storage_name(table)}"
+        batch.create_storage(
+            "VIEW", storage_name(name), f"AS SELECT {cols} FROM {storage_name(table)}"
         )
         return
     query = exp.select(*items).from_(exp.to_table(table, quoted=True))

@@ -165,7 +165,7 @@ def create_query_storage(
     sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is
     probe = f"SELECT * FROM {storage_name(name)}"
     try:
-        batch.execute(f"CREATE {what} {storage_name(name)} AS {sql}", reads=sql)
+        batch.create_storage(what, storage_name(name), f"AS {sql}", reads=sql)
         if columns:
             width = len(batch.describe(probe))
             if width != len(columns):

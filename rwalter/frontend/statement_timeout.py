@@ -19,6 +19,7 @@ interrupt. The time is the wall clock, as ``pg_sleep`` sleeps on it.
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -40,7 +41,12 @@ def timeout_error(timeout_ms: int) -> RwError:
 
 class Watchdog:
     """One thread that interrupts the query in flight past its deadline; armed by
-    :meth:`deadline` for each query (a thread per query would cost more than most queries)."""
+    :meth:`deadline` for each query (a thread per query would cost more than most queries).
+
+    Arming wakes the thread only when the new deadline comes before the time it sleeps until:
+    with the same timeout for every query it sleeps until the first deadline, then looks at the
+    query armed then, so a run of queries costs no thread switches (a wake-up per query cost
+    more than a short catalog query)."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
@@ -48,16 +54,19 @@ class Watchdog:
         self._fired = False
         self._closed = False
         self._thread: threading.Thread | None = None
+        self._sleeps_until = math.inf  # when the thread next looks at ``_armed`` by itself
 
     def _watch(self) -> None:
         with self._cond:
             while not self._closed:
                 if self._armed is None:
+                    self._sleeps_until = math.inf
                     self._cond.wait()
                     continue
                 at, interrupt = self._armed
                 left = at - time.monotonic()
                 if left > 0:
+                    self._sleeps_until = at
                     self._cond.wait(left)
                     continue
                 self._armed, self._fired = None, True
@@ -76,8 +85,10 @@ class Watchdog:
                     target=self._watch, name="rwalter-statement-timeout", daemon=True
                 )
                 self._thread.start()
-            self._armed, self._fired = (time.monotonic() + timeout_ms / 1000, interrupt), False
-            self._cond.notify()
+            at = time.monotonic() + timeout_ms / 1000
+            self._armed, self._fired = (at, interrupt), False
+            if at < self._sleeps_until:
+                self._cond.notify()
         try:
             yield
         except KeyboardInterrupt:

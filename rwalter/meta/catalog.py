@@ -50,8 +50,9 @@ from rwalter.meta.store_tables import (
 from rwalter.meta.user_data import UserData
 
 # 2: derived columns of jobs and fragments (rwalter.meta.catalog_derived); 3: config overrides;
-# 4: a job's relation name derived into its row
-FORMAT_VERSION = "5"
+# 4: a job's relation name derived into its row; 5: a 64-bit fragment override; 6: a job's
+# resource group derived into its row
+FORMAT_VERSION = "6"
 FIRST_OBJECT_ID = 6
 # The cluster's id (``rw_cluster_id()``). RisingWave draws a UUID v4 when its meta store is first
 # created (src/meta/model/migration/src/m20230908_072257_init.rs:903-906); rwalter's is one fixed
@@ -118,6 +119,9 @@ class MetaCatalog:
         self._duck_txn = False  # a DuckDB transaction is open
         # Writes of persist-then-fail steps: (table, key, row before, row after).
         self._kept: list[tuple[Table, Any, Row | None, Row | None]] = []
+        # DROPs of the users' relations this statement created in DuckDB's autocommit
+        # (:meth:`duck_ddl`), run if it fails.
+        self._created: list[str] = []
         # rw_catalog views bound on this connection so far (installed lazily, on first use).
         self.views_installed: set[str] = set()
         t = self.model.tables
@@ -164,6 +168,19 @@ class MetaCatalog:
             self._conn.execute("BEGIN TRANSACTION")
             self._duck_txn = True
         return self._conn
+
+    def duck_ddl(self, undo: str) -> duckdb.DuckDBPyConnection:
+        """The connection for DDL that makes a new users' relation (a CREATE TABLE or VIEW;
+        ``undo`` drops it). While the statement has no DuckDB transaction open, the DDL runs in
+        DuckDB's autocommit, and a failed statement runs ``undo`` instead of a ROLLBACK: a
+        statement whose only write to DuckDB is that DDL (CREATE TABLE, CREATE MATERIALIZED
+        VIEW) pays no BEGIN and COMMIT, which cost more than the DDL. A ``--db`` store and the
+        checking mode keep it in the statement's transaction (a crash must not leave it
+        behind)."""
+        if self._depth and not self._duck_txn and not (self.durable or self.checking):
+            self._created.append(undo)
+            return self._conn
+        return self.duck()
 
     def flush(self, tables: Iterable[str] | None = None) -> None:
         """Write the model's pending changes to DuckDB (inside the statement's transaction):
@@ -303,6 +320,7 @@ class MetaCatalog:
         self._depth = 1
         self.model.undo = []
         self._kept = []
+        self._created = []
         try:
             yield
             self._depth = 0
@@ -338,6 +356,10 @@ class MetaCatalog:
             self.views_installed = set()  # views bound in this transaction are gone too
             with contextlib.suppress(duckdb.Error):
                 self._conn.execute("ROLLBACK")
+        created, self._created = self._created, []
+        for undo in reversed(created):
+            with contextlib.suppress(duckdb.Error):
+                self._conn.execute(undo)
         kept, self._kept = self._kept, []
         if kept and not self.dry_run:
             for table, key, before, after in kept:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rwalter.common.parallelism import ParallelismPolicy
-from rwalter.meta.store_tables import Actor, Edge, Fragment, Job, Relation, Row
+from rwalter.meta.store_tables import Actor, Database, Edge, Fragment, Job, Relation, Row
 
 if TYPE_CHECKING:  # pragma: no cover
     from rwalter.meta.store_model import Model
@@ -39,10 +39,26 @@ def job_parallelism(j: Job) -> str:
     return ParallelismPolicy(j.fixed_parallelism, j.strategy).display()
 
 
+def job_resource_group(model: Model, j: Job) -> str | None:
+    """``rw_streaming_jobs.resource_group``: the job's own group, else its database's
+    (``list_streaming_job_infos``, ``src/meta/src/controller/fragment.rs:878-935``, an inner
+    join on the database: None when the job has no database, which the view leaves out)."""
+    database = model["databases"].get(j.database_id)
+    if database is None:
+        return None
+    if j.specific_resource_group is not None:
+        return j.specific_resource_group
+    return database.resource_group if database.resource_group is not None else "default"
+
+
 def _job_columns(model: Model, rows: Sequence[Job]) -> list[tuple[Any, ...]]:
     relations = model["relations"]
     return [
-        (job_parallelism(j), r.name if (r := relations.get(j.job_id)) is not None else None)
+        (
+            job_parallelism(j),
+            r.name if (r := relations.get(j.job_id)) is not None else None,
+            job_resource_group(model, j),
+        )
         for j in rows
     ]
 
@@ -157,6 +173,18 @@ def _of_job(model: Model, old: Job | None, new: Job | None) -> Iterable[tuple[st
     return [("fragments", k) for k in model["fragments"].keys_by("job", job_id)]
 
 
+def _of_database(
+    model: Model, old: Database | None, new: Database | None
+) -> Iterable[tuple[str, Any]]:
+    """A job's derived resource group follows its database's (rare: CREATE, DROP and ALTER
+    DATABASE; every job is looked at)."""
+    if old is not None and new is not None and old.resource_group == new.resource_group:
+        return ()
+    database_id = (new or old).id  # type: ignore[union-attr]
+    jobs = model["streaming_jobs"].rows
+    return [("streaming_jobs", k) for k, j in jobs.items() if j.database_id == database_id]
+
+
 def _of_relation(
     model: Model, old: Relation | None, new: Relation | None
 ) -> Iterable[tuple[str, Any]]:
@@ -185,6 +213,7 @@ def _of_edge(model: Model, old: Edge | None, new: Edge | None) -> Iterable[tuple
 # table -> (model, old row, new row) -> (table, key) of the rows whose derived columns change.
 DEPENDENTS: dict[str, Callable[[Model, Row | None, Row | None], Iterable[tuple[str, Any]]]] = {
     "streaming_jobs": _of_job,  # type: ignore[dict-item]
+    "databases": _of_database,  # type: ignore[dict-item]
     "relations": _of_relation,  # type: ignore[dict-item]
     "actors": _of_actor,  # type: ignore[dict-item]
     "fragment_relations": _of_edge,  # type: ignore[dict-item]
@@ -198,4 +227,5 @@ __all__ = [
     "ensemble_roots",
     "fragment_policy",
     "job_parallelism",
+    "job_resource_group",
 ]

@@ -152,9 +152,9 @@ SELECT j.job_id AS id,
     j.status,
     j.parallelism,
     j.max_parallelism,
-    coalesce(j.specific_resource_group, d.resource_group, 'default') AS resource_group
+    j.resource_group
 FROM rwmeta.streaming_jobs j
-JOIN rwmeta.databases d ON d.id = j.database_id
+WHERE j.resource_group IS NOT NULL
 ORDER BY j.job_id""",
     "rw_table_fragments": """
 SELECT j.job_id AS table_id,

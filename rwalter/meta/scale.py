@@ -227,13 +227,18 @@ def materialize(catalog: MetaCatalog, rendering: Rendering) -> dict[int, list[Ac
 
 
 def vnode_ranges(vnodes: Sequence[int]) -> list[list[int]]:
-    """``[0, 1, 2, 5]`` → ``[[0, 2], [5, 5]]``."""
+    """``[0, 1, 2, 5]`` → ``[[0, 2], [5, 5]]`` (a plan lists every moved actor's: one pass that
+    touches a range only where it ends)."""
     out: list[list[int]] = []
-    for v in vnodes:
-        if out and out[-1][1] == v - 1:
-            out[-1][1] = v
-        else:
-            out.append([v, v])
+    rest = iter(vnodes)
+    for lo in rest:  # the first vnode; the loop below takes the others
+        prev = lo
+        for v in rest:
+            if v != prev + 1:
+                out.append([lo, prev])
+                lo = v
+            prev = v
+        out.append([lo, prev])
     return out
 
 

@@ -354,7 +354,7 @@ TABLES: tuple[TableSpec, ...] = (
         "streaming_jobs",
         Job,
         ("job_id",),
-        (("parallelism", "VARCHAR"), ("relation_name", "VARCHAR")),
+        (("parallelism", "VARCHAR"), ("relation_name", "VARCHAR"), ("resource_group", "VARCHAR")),
     ),
     TableSpec(
         "fragments",

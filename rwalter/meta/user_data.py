@@ -103,18 +103,27 @@ class UserData:
         return catalog_views.tables_read(sql)
 
     def execute(
-        self, sql: str, params: list[Any] | None = None, *, last: bool = False
+        self,
+        sql: str,
+        params: list[Any] | None = None,
+        *,
+        last: bool = False,
+        undo: str | None = None,
     ) -> duckdb.DuckDBPyConnection:
         """Run SQL over users' relations in the statement's transaction (flushing first the
         store tables the SQL can read).
 
         ``last``: the SQL is the statement's last step that can fail and its only change to
         the users' rows, so DuckDB's autocommit makes it as atomic as the statement (no BEGIN
-        and COMMIT of its own; see :meth:`MetaCatalog.duck`)."""
+        and COMMIT of its own; see :meth:`MetaCatalog.duck`). ``undo``: the SQL creates a
+        users' relation and ``undo`` drops it (:meth:`MetaCatalog.duck_ddl`)."""
         tables = self.tables_read(sql)
         if tables is None or tables:
             self.catalog.flush(tables)
-        conn = self.catalog.duck(writes=not (last or _only_reads(sql)))
+        if undo is not None:
+            conn = self.catalog.duck_ddl(undo)
+        else:
+            conn = self.catalog.duck(writes=not (last or _only_reads(sql)))
         if self._counts and not _keeps_counts(sql):
             self._counts.clear()
         return conn.execute(sql, params) if params is not None else conn.execute(sql)

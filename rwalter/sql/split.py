@@ -53,6 +53,11 @@ _EXPLAIN_META = re.compile(r"EXPLAIN[ \t]+\\", re.IGNORECASE)
 # buffer (psql's ``exec_command_watch``) and a bare ``\\g`` sends it, as ``;`` does.
 _SENDS_BUFFER = re.compile(r"\\watch\b")
 _ENDS_STATEMENT = re.compile(r"\\g[ \t]*(?:\n|$)")
+# The rest of a word (``\w`` is ``isalnum()`` or ``_``): a number's, and a name's, which may
+# hold ``$``; and a run of white space (``\s`` is ``isspace()``).
+_NUMBER_REST = re.compile(r"\w*")
+_NAME_REST = re.compile(r"[\w$]*")
+_SPACE = re.compile(r"\s+")
 
 
 def _dollar_tag(text: str, i: int) -> str | None:
@@ -114,12 +119,8 @@ def _skip(text: str, i: int) -> tuple[int, str]:
         if tag is not None:
             j = text.find(tag, i + len(tag))
             return (n, "$") if j < 0 else (j + len(tag), "")
-    if ch.isalnum() or ch == "_":
-        extra = "_" if ch.isdigit() else "_$"  # numbers never absorb a following `$`
-        j = i + 1
-        while j < n and (text[j].isalnum() or text[j] in extra):
-            j += 1
-        return j, ""
+    if ch.isalnum() or ch == "_":  # numbers never absorb a following `$`
+        return (_NUMBER_REST if ch.isdigit() else _NAME_REST).match(text, i + 1).end(), ""
     return i + 1, ""
 
 
@@ -141,7 +142,7 @@ def _line_col(text: str, offset: int, line_starts: list[int]) -> tuple[int, int]
 def split_script(text: str) -> list[Unit]:
     """Cut ``text`` into statements and backslash lines (one pass, positions kept)."""
     units: list[Unit] = []
-    line_starts = [0] + [k + 1 for k, c in enumerate(text) if c == "\n"]
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
     n = len(text)
     i = 0
     start: int | None = None  # start offset of the current statement
@@ -162,7 +163,7 @@ def split_script(text: str) -> list[Unit]:
     while i < n:
         ch = text[i]
         if ch.isspace():
-            i += 1
+            i = _SPACE.match(text, i).end()
             continue
         if start is None:
             if ch == "\\" or _EXPLAIN_META.match(text, i):
@@ -179,7 +180,7 @@ def split_script(text: str) -> list[Unit]:
                 i, _ = _skip(text, i)
                 continue
             start = i
-        elif _SENDS_BUFFER.match(text, i):
+        elif ch == "\\" and _SENDS_BUFFER.match(text, i):
             j = text.find("\n", i)
             j = n if j < 0 else j
             line, col = _line_col(text, i, line_starts)
@@ -188,7 +189,7 @@ def split_script(text: str) -> list[Unit]:
             start, i = None, j
             holes.clear()
             continue
-        elif _ENDS_STATEMENT.match(text, i):
+        elif ch == "\\" and _ENDS_STATEMENT.match(text, i):
             emit(last_sig, True)
             start = None
             i += 2

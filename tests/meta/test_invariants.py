@@ -9,6 +9,8 @@ count is what ``render_new`` computes from the catalog.
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -194,3 +196,13 @@ def test_layout_invariants(steps: list[tuple[str, tuple]]) -> None:
         session.execute("RECOVER")
         check_layout(session, exact_counts=True)
         assert check_catalog(session.meta.catalog) == []  # what `rwalter check` verifies
+
+
+@given(st.lists(st.integers(0, 300), max_size=40))
+def test_vnode_ranges_cover_the_vnodes_in_order(vnodes: list[int]) -> None:
+    """A plan's vnode ranges (``scale.vnode_ranges``): consecutive runs, in the order given,
+    expanding back to exactly the input."""
+    ranges = scale.vnode_ranges(vnodes)
+    assert [v for lo, hi in ranges for v in range(lo, hi + 1)] == vnodes
+    assert all(b[0] != a[1] + 1 for a, b in itertools.pairwise(ranges))
+    assert scale.vnode_ranges([0, 1, 2, 5, 7, 8]) == [[0, 2], [5, 5], [7, 8]]

@@ -61,6 +61,18 @@ class BatchClient:
             self._catalog.ensure_views(reads)
         return self._catalog.users.execute(sql, params)
 
+    def create_storage(
+        self, kind: str, storage: str, body: str, *, reads: str | None = None
+    ) -> None:
+        """``CREATE {kind} {storage} {body}``: the DuckDB relation (a TABLE or VIEW) holding a
+        new relation's rows; a failed statement drops it again."""
+        check_expansion(body)
+        if reads is not None:
+            self._catalog.ensure_views(reads)
+        self._catalog.users.execute(
+            f"CREATE {kind} {storage} {body}", undo=f"DROP {kind} IF EXISTS {storage}"
+        )
+
     def describe(self, sql: str) -> list[tuple[Any, ...]]:
         """The columns (name, DuckDB type, ...) the SELECT ``sql`` over users' relations returns,
         bound without running it."""
@@ -78,9 +90,8 @@ class BatchClient:
 
     def create_table(self, storage: str, columns: str) -> None:
         """A new, empty DuckDB table holding a relation's rows."""
-        users = self._catalog.users
-        users.execute(f"CREATE TABLE {storage} ({columns})")
-        users.created_empty(storage)
+        self.create_storage("TABLE", storage, f"({columns})")
+        self._catalog.users.created_empty(storage)
 
     def dml(self, sql: str, storage: str, sign: int, *, last: bool = False) -> int:
         """Run an INSERT (``sign`` 1), DELETE (-1) or UPDATE (0) of the table ``storage``;
