@@ -21,6 +21,7 @@ from rwalter.common.catalog import DATABASE_SCHEMAS
 from rwalter.errors import RwError, catalog_error, invalid_input
 from rwalter.meta.client import Relation
 from rwalter.sql.dialect import parse_statement, real_value, to_sql
+from rwalter.sql.walk import Walk
 
 # The kinds held as table catalogs in the frontend (``TableType``, ``proto/catalog.proto``).
 TABLE_CATALOG_KINDS = ("table", "materialized view", "index")
@@ -101,11 +102,12 @@ def schema_for_create(session, schema: str | None) -> str:
     raise catalog_error("first valid schema not found: no schema has been selected to create in")
 
 
-def unqualify_user_relations(session, node: exp.Expression) -> exp.Expression:
-    """A query with ``schema.name`` of user relations written as ``name`` (their rows are kept
-    under the bare name); system relations and unknown names are left for the binder."""
-    out = node
-    for table in list(node.find_all(exp.Table)):
+def unqualify_user_relations(session, walk: Walk) -> Walk:
+    """The walked query, changed in place, with ``schema.name`` of user relations written as
+    ``name`` (their rows are kept under the bare name); system relations and unknown names are
+    left for the binder. Returns the walk of the query as it is after."""
+    changed = False
+    for table in walk.find_all(exp.Table):
         db = table.args.get("db")
         if db is None or real_value(db) in ("pg_catalog", "information_schema", "rw_catalog"):
             continue
@@ -117,7 +119,8 @@ def unqualify_user_relations(session, node: exp.Expression) -> exp.Expression:
         if rel is not None:
             table.set("db", None)
             table.set("catalog", None)
-    return out
+            changed = True
+    return Walk(walk.root) if changed else walk
 
 
 def is_created(session, rel: Relation) -> bool:
@@ -199,11 +202,11 @@ def get_internal_table_by_name(session, name: str) -> str | None:
     return row[0] if row else None
 
 
-def reject_internal_table_dependencies(session, query: exp.Expression, statement: str) -> None:
+def reject_internal_table_dependencies(session, walk: Walk, statement: str) -> None:
     """``reject_internal_table_dependencies`` (``handler/util.rs:364-392``): a streaming job
-    may not read a job's state table."""
-    ctes = {c.alias_or_name for c in query.find_all(exp.CTE)}
-    for table in query.find_all(exp.Table):
+    may not read a job's state table (in the walked query)."""
+    ctes = {c.alias_or_name for c in walk.find_all(exp.CTE)}
+    for table in walk.find_all(exp.Table):
         name = real_value(table.this) if isinstance(table.this, exp.Identifier) else table.name
         if name and name not in ctes and get_internal_table_by_name(session, name):
             raise invalid_input(f'{statement} does not support internal table "{name}"')

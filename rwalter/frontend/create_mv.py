@@ -35,6 +35,7 @@ from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value
+from rwalter.sql.walk import Walk
 
 # WITH keys a CREATE MATERIALIZED VIEW accepts (``create_mv.rs:358-370``).
 MV_OPTIONS = {
@@ -52,7 +53,7 @@ MV_OPTIONS = {
 @job.creates("CREATE_MATERIALIZED_VIEW")
 def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Result:
     reader.reject_internal_table_dependencies(
-        session, node.args["query"], "CREATE MATERIALIZED VIEW"
+        session, Walk(node.args["query"]), "CREATE MATERIALIZED VIEW"
     )
     options = job.options_of(node)
     unknown = sorted(k for k in options if k not in MV_OPTIONS)
@@ -63,8 +64,8 @@ def handle_create_mv(session, node: ast.CreateMaterializedView, name: str) -> Re
             + "]",
             PROTOCOL,
         )
-    query = reader.unqualify_user_relations(session, node.args["query"].copy())
-    bind_window_calls(session, query)
+    walk = reader.unqualify_user_relations(session, Walk(node.args["query"].copy()))
+    query = bind_window_calls(session, walk).root
     if node.args.get("emit") == "ON WINDOW CLOSE":
         _check_eowc_watermark(session, query)
     # Binding (DuckDB's view over the query) comes before planning, as in RisingWave.

@@ -35,6 +35,7 @@ from rwalter.frontend.views import inline_views, referenced_relations
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
 from rwalter.sql import ast
+from rwalter.sql.walk import Walk
 
 # Names kept for the sinks of tables with the iceberg engine (src/common/src/catalog/mod.rs:146).
 ICEBERG_SINK_PREFIX = "__iceberg_sink_"
@@ -73,7 +74,7 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
     if read is None and node.args.get("from_") is not None:
         read = exp.select("*").from_(node.args["from_"].copy())
     if read is not None:  # its binding's relations (create_sink.rs:380-391)
-        reader.reject_internal_table_dependencies(session, read, "CREATE SINK")
+        reader.reject_internal_table_dependencies(session, Walk(read), "CREATE SINK")
     into = None
     if node.args.get("into") is not None:
         target_name = object_name(node.args["into"])
@@ -83,10 +84,10 @@ def handle_create_sink(session, node: ast.CreateSink, name: str) -> Result:
         into = job.relation_info(session, target)
     src = node.args.get("query")
     if src is not None:
-        src = reader.unqualify_user_relations(session, src.copy())
+        src = reader.unqualify_user_relations(session, Walk(src.copy())).root
     view_ids: list[int] = []
     if src is not None:
-        bind_window_calls(session, src)
+        bind_window_calls(session, Walk(src))
         src, view_ids = inline_views(session, src)
         view_ids += [r.id for r in referenced_relations(session, src)]
     if src is None:

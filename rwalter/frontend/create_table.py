@@ -17,6 +17,8 @@ table                              requires the table to be append only. ...``
 
 from __future__ import annotations
 
+import functools
+
 import duckdb
 from sqlglot import exp
 
@@ -46,6 +48,7 @@ from rwalter.result import Result, dml_tag
 from rwalter.sql import ast
 from rwalter.sql.dialect.bridge import type_of
 from rwalter.sql.dialect.numeric import rewrite_numeric
+from rwalter.sql.walk import Walk
 
 
 def column_types(node) -> list[str]:
@@ -160,9 +163,10 @@ def handle_create_table(session, node: ast.CreateTable, name: str) -> Result:
     connector = options.get("connector")
     batch = session.client.batch
     if node.args.get("query") is not None:
-        reader.reject_internal_table_dependencies(session, node.args["query"], "CREATE TABLE AS")
-        query = reader.unqualify_user_relations(session, node.args["query"].copy())
-        bind_window_calls(session, query)
+        read = Walk(node.args["query"])
+        reader.reject_internal_table_dependencies(session, read, "CREATE TABLE AS")
+        walk = reader.unqualify_user_relations(session, Walk(node.args["query"].copy()))
+        query = bind_window_calls(session, walk).root
         return _create_table_as(session, node, name, query)
     cols = [c.name for c in node.expressions or []]
     types = column_types(node)
@@ -246,9 +250,9 @@ def _duck_column_option(col) -> str:
         expr = col.args["generated"]
         if _reads_proctime(expr) and expr.find(exp.Column) is None:
             return f" DEFAULT ({_at_statement_epoch(expr).sql('duckdb')})"
-        return f" GENERATED ALWAYS AS ({rewrite_numeric(expr).sql('duckdb')}) VIRTUAL"
+        return f" GENERATED ALWAYS AS ({rewrite_numeric(Walk(expr)).sql('duckdb')}) VIRTUAL"
     if col.args.get("default") is not None:
-        return f" DEFAULT ({rewrite_numeric(col.args['default']).sql('duckdb')})"
+        return f" DEFAULT ({rewrite_numeric(Walk(col.args['default'])).sql('duckdb')})"
     return ""
 
 
@@ -275,10 +279,14 @@ def _at_statement_epoch(expr: exp.Expression) -> exp.Expression:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def _duck_type(rw_type: str) -> str:
+    """The store's spelling of a RisingWave type (a pure function of its text, kept: every
+    column of every CREATE TABLE asks)."""
     for spelled in (rw_type, data_type_of(rw_type)):  # float(3) is real
         try:
-            return rewrite_numeric(exp.DataType.build(spelled, dialect="postgres")).sql("duckdb")
+            built = exp.DataType.build(spelled, dialect="postgres")
+            return rewrite_numeric(Walk(built)).sql("duckdb", copy=False)  # built to print
         except Exception:
             continue
     return "VARCHAR"

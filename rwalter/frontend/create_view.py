@@ -28,6 +28,7 @@ from rwalter.frontend.views import inline_views, referenced_relations, renamed
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.result import Result
 from rwalter.sql import ast
+from rwalter.sql.walk import Walk
 
 
 @creates("CREATE_VIEW")
@@ -36,8 +37,8 @@ def handle_create_view(session, node: ast.CreateView, name: str) -> Result:
     binding, unlike CREATE MATERIALIZED VIEW), then the query is bound; a column list must
     match the query's columns."""
     batch = session.client.batch
-    query = reader.unqualify_user_relations(session, node.args["query"].copy())
-    bind_window_calls(session, query)
+    walk = reader.unqualify_user_relations(session, Walk(node.args["query"].copy()))
+    query = bind_window_calls(session, walk).root
     columns = node.args.get("columns")
     if columns:
         width = query_width(batch, query)

@@ -74,6 +74,7 @@ from rwalter.meta.client import Relation, storage_name
 from rwalter.result import DML_WORDS, Result, dml_tag
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, transpile_query
+from rwalter.sql.walk import Walk
 
 # check_for_dml's refusal by the kind found (TableType::Index / MaterializedView).
 _CANNOT_CHANGE = {"materialized view": "materialized view", "index": "index"}
@@ -357,13 +358,13 @@ def bind_dml(session, node: exp.Expression) -> exp.Expression:
 
 def _bind_dml(session, node: exp.Expression) -> tuple[exp.Expression, Relation | None]:
     """:func:`bind_dml`, and the target table's catalog entry."""
-    check_number_literals(node)
+    walk = Walk(node)
+    check_number_literals(walk)
     _, rel = dml_target(session, node)
     named = check_insert_columns(node, rel) if isinstance(node, exp.Insert) and rel else None
-    node = unqualify_user_relations(session, node)
-    bind_window_calls(session, node)
-    node = bind_surface(session, node)
-    check_visible(session, node)
+    walk = bind_window_calls(session, unqualify_user_relations(session, walk))
+    node = bind_surface(session, walk.root)
+    check_visible(session, Walk(node))
     if rel is not None and isinstance(node, exp.Insert):
         source = node.args.get("expression")
         if source is not None:
@@ -422,14 +423,16 @@ def handle_dml(session, node: exp.Expression) -> Result:
         node.set("expression", exp.select("*").from_(source.subquery()).limit(MAX_INSERT_ROWS + 1))
     word = next(t for cls, t in DML_TAGS.items() if isinstance(node, cls))
     returning = node.args.get("returning")
-    bound = bind_typed_literals(node)
+    walk = Walk(node)
+    bound = bind_typed_literals(walk)
     if returning is not None:  # the rows written, then the tag (handler/query.rs: DML with output)
         bound = bound.copy() if bound is node else bound
         bound.args["returning"].set("expressions", named_items(returning.expressions))
         result = run_duck(session, transpile_query(bound, copy=False))
         n = len(result.rows)
     else:
-        sql = transpile_query(bound, copy=bound is node)
+        # node is the statement as bound here (bind_surface's copy), dropped once printed
+        sql = transpile_query(walk if bound is node else bound, copy=False)
         batch = session.client.batch
         try:
             if rel is None:

@@ -24,6 +24,7 @@ from rwalter.common.bytea import ByteaParseError, parse_bytea
 from rwalter.common.interval import Interval, IntervalParseError, parse_with_fields
 from rwalter.errors import QUERY, RwError
 from rwalter.sql.dialect import to_sql
+from rwalter.sql.walk import Walk
 
 __all__ = ["bind_typed_literals", "check_number_literals", "interval_literal"]
 
@@ -51,9 +52,10 @@ def number_error(text: str) -> RwError:
     return RwError([f"Bind error: Number {text} overflows"], QUERY)
 
 
-def check_number_literals(node: exp.Expression) -> None:
-    """Refuse a numeric literal RisingWave's binder cannot hold, with its text."""
-    for lit in node.find_all(exp.Literal):
+def check_number_literals(walk: Walk) -> None:
+    """Refuse a numeric literal of the walked tree that RisingWave's binder cannot hold, with
+    its text."""
+    for lit in walk.find_all(exp.Literal):
         if lit.is_string:
             continue
         text = lit.this
@@ -194,10 +196,12 @@ def _bound_literal(node: exp.Expression) -> exp.Expression | None:
     return None
 
 
-def bind_typed_literals(node: exp.Expression) -> exp.Expression:
-    """``node`` with every interval and bytea literal bound by RisingWave's rules and replaced
-    by its exact value (a copy when there is any); raises RisingWave's error for one it refuses."""
-    found = [(n, _bound_literal(n)) for n in node.find_all(exp.Interval, exp.Cast)]
+def bind_typed_literals(walk: Walk) -> exp.Expression:
+    """The walked tree with every interval and bytea literal bound by RisingWave's rules and
+    replaced by its exact value (a copy when there is any); raises RisingWave's error for one it
+    refuses."""
+    node = walk.root
+    found = [(n, _bound_literal(n)) for n in walk.find_all(exp.Interval, exp.Cast)]
     found = [(n, bound) for n, bound in found if bound is not None]
     if not found:
         return node

@@ -15,15 +15,19 @@ from sqlglot import exp
 
 from rwalter.errors import RwError, invalid_input
 from rwalter.sql.dialect import real_value, to_sql
+from rwalter.sql.walk import Walk
 
 # What a window specification holds (sqlglot's arguments of exp.Window).
 SPEC_ARGS = ("partition_by", "order", "spec")
 
 
-def bind_named_windows(node: exp.Expression) -> None:
-    """Replace, in place, every ``OVER name`` of ``node`` by the named window's specification;
-    raise RisingWave's error for a name defined twice or not defined."""
-    for sel in list(node.find_all(exp.Select)):
+def bind_named_windows(walk: Walk) -> Walk:
+    """Replace, in place, every ``OVER name`` of the walked tree by the named window's
+    specification; raise RisingWave's error for a name defined twice or not defined. Returns
+    the walk of the tree as it is after (a tree without windows has nothing to bind)."""
+    if not walk.has(exp.Window):  # WINDOW clauses and OVER calls are both exp.Window
+        return walk
+    for sel in walk.find_all(exp.Select):
         named: dict[str, exp.Window] = {}
         for w in sel.args.get("windows") or []:
             name = _name(w.this)
@@ -42,6 +46,7 @@ def bind_named_windows(node: exp.Expression) -> None:
                 elif value is not None:
                     call.set(arg, value.copy())
             call.set("alias", None)
+    return Walk(walk.root)
 
 
 def _reference(w: exp.Window, sel: exp.Select) -> bool:

@@ -55,6 +55,7 @@ from rwalter.sql.dialect import real_value, transpile_query
 from rwalter.sql.dialect.evaluation import LIST_SUBSCRIPT, MAX_STRING_CHARS
 from rwalter.sql.dialect.struct_fields import field_wildcard
 from rwalter.sql.dialect.time_windows import window_call
+from rwalter.sql.walk import Walk
 
 # rwalter's memory bound (RisingWave streams a batch query's rows to the client; rwalter holds
 # them in its process): a query returns at most MAX_RESULT_ROWS rows; past that the statement is
@@ -90,11 +91,11 @@ def _operand_type(batch: BatchClient, sel: exp.Select, operand: exp.Expression) 
     return str(rows[0][1]).upper() if rows else None
 
 
-def check_field_wildcards(batch: BatchClient, node: exp.Expression) -> None:
+def check_field_wildcards(batch: BatchClient, walk: Walk) -> None:
     """``(x).*`` over a value that is not a struct fails as RisingWave's binder fails it, naming
     the value's type (``bind_wildcard_field``, ``src/frontend/src/binder/struct_field.rs:122``;
     ``planner_test/.../struct_query.yaml``: ``type "character varying" is not composite``)."""
-    for sel in node.find_all(exp.Select):
+    for sel in walk.find_all(exp.Select):
         for item in sel.expressions:
             operand = field_wildcard(item)
             if operand is None:
@@ -104,11 +105,12 @@ def check_field_wildcards(batch: BatchClient, node: exp.Expression) -> None:
                 raise RwError([f'Bind error: type "{rw_type(kind)}" is not composite'], QUERY)
 
 
-def check_subscripts(batch: BatchClient, node: exp.Expression) -> None:
+def check_subscripts(batch: BatchClient, walk: Walk) -> None:
     """``x[i]`` and ``x[i:j]`` over a value that is not a list (or a map, for ``x[k]``) fail as
     ``bind_index`` / ``bind_array_range_index`` fail them (``src/frontend/src/binder/expr/
-    value.rs:219-276``), where the store would index a string."""
-    for b in node.find_all(exp.Bracket):
+    value.rs:219-276``), where the store would index a string. A list subscript is marked in
+    its node's meta (the tree's shape, and so its walk, stay as they are)."""
+    for b in walk.find_all(exp.Bracket):
         operand = b.this
         sel = b.find_ancestor(exp.Select)
         if sel is None:
@@ -153,12 +155,13 @@ def create_query_storage(
     with the query's errors. ``columns`` (``CREATE MATERIALIZED VIEW v (a, b)``) rename the
     outputs one for one (``PlanRoot::set_out_names``, ``optimizer/mod.rs:223-231``). Returns the
     bound query's schema, each column's name and RisingWave type, as the catalog keeps it."""
-    check_number_literals(query)
-    bind_types_and_unmodelled(query)
-    check_field_wildcards(batch, query)
-    check_subscripts(batch, query)
-    check_select_aliases(batch, query)
-    named = bind_ordered_set_aggs(name_columns(_current_versions(bind_typed_literals(query))))
+    walk = Walk(query)
+    check_number_literals(walk)
+    walk = bind_types_and_unmodelled(walk)
+    check_field_wildcards(batch, walk)
+    check_subscripts(batch, walk)
+    check_select_aliases(batch, walk)
+    named = bind_ordered_set_aggs(name_columns(_current_versions(bind_typed_literals(walk))))
     sql = transpile_query(named, copy=named is query)  # a copy made here is printed as it is
     probe = f"SELECT * FROM {storage_name(name)}"
     try:
@@ -189,7 +192,7 @@ def _folded_not_found(err: RwError, query: exp.Expression) -> RwError:
 
 def query_width(batch: BatchClient, query: exp.Expression) -> int:
     """How many columns ``query`` returns (bound as :func:`create_query_storage` binds it)."""
-    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_typed_literals(query))))
+    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_typed_literals(Walk(query)))))
     try:
         return len(batch.execute(f"SELECT * FROM ({sql}) LIMIT 0", reads=sql).description or [])
     except duckdb.Error as exc:
@@ -199,7 +202,7 @@ def query_width(batch: BatchClient, query: exp.Expression) -> int:
 def query_names(batch: BatchClient, query: exp.Expression) -> list[str]:
     """The names of ``query``'s columns as RisingWave derives them, duplicates kept (DuckDB's
     ``DESCRIBE`` of the query; a table made of it would rename them)."""
-    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_typed_literals(query))))
+    sql = transpile_query(bind_ordered_set_aggs(name_columns(bind_typed_literals(Walk(query)))))
     try:
         return [r[0] for r in batch.execute(f"DESCRIBE {sql}", reads=sql).fetchall()]
     except duckdb.Error as exc:
@@ -286,12 +289,12 @@ def run_duck(session, sql: str) -> Result:
     return shaped(description, rows)
 
 
-def check_visible(session, node: exp.Expression) -> None:
+def check_visible(session, walk: Walk) -> None:
     """A relation still being created is not visible to batch queries, and a quoted name that
-    differs from a relation's only in case names nothing."""
+    differs from a relation's only in case names nothing (in the walked query)."""
     catalog = session.client.catalog
-    ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
-    for table in node.find_all(exp.Table):
+    ctes = {c.alias_or_name for c in walk.find_all(exp.CTE)}
+    for table in walk.find_all(exp.Table):
         window = window_call(table)
         if window is not None:  # TUMBLE(rel, ...) / HOP(rel, ...) read rel
             base = window[1][0] if window[1] else None
@@ -339,17 +342,18 @@ def name_columns(node: exp.Expression) -> exp.Expression:
     if not isinstance(node, exp.Select):
         return node
     node = node.copy()
-    node.set("expressions", named_items(node.expressions))
+    node.set("expressions", named_items(node.expressions, copy=False))  # the copy's own items
     return node
 
 
-def named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
-    """Select items (or a RETURNING list) aliased with the names RisingWave gives them."""
+def named_items(expressions: list[exp.Expression], *, copy: bool = True) -> list[exp.Expression]:
+    """Select items (or a RETURNING list) aliased with the names RisingWave gives them
+    (``copy=False``: the items themselves are aliased, for a list the caller replaces)."""
     items = []
     for e in expressions:
         if isinstance(e, exp.Alias) and isinstance(e.args.get("alias"), exp.Identifier):
             alias = real_value(e.args["alias"])  # `AS X` names the column x, as RisingWave does
-            items.append(exp.alias_(e.this, alias, quoted=True))
+            items.append(exp.alias_(e.this, alias, quoted=True, copy=copy))
         elif (
             isinstance(e, exp.Alias | exp.Star)
             or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
@@ -357,21 +361,22 @@ def named_items(expressions: list[exp.Expression]) -> list[exp.Expression]:
         ):
             items.append(e)
         else:
-            items.append(exp.alias_(e, derive_alias(e), quoted=True))
+            items.append(exp.alias_(e, derive_alias(e), quoted=True, copy=copy))
     return items
 
 
 def _bound_sql(session, node: exp.Expression) -> str:
-    check_number_literals(node)
-    node = unqualify_user_relations(session, node)
-    bind_window_calls(session, node)
-    node = bind_surface(session, node)
-    check_visible(session, node)
-    check_field_wildcards(session.client.batch, node)
-    check_subscripts(session.client.batch, node)
-    check_select_aliases(session.client.batch, node)
+    walk = Walk(node)
+    check_number_literals(walk)
+    walk = bind_window_calls(session, unqualify_user_relations(session, walk))
+    node = bind_surface(session, walk.root)
+    walk = Walk(node)
+    check_visible(session, walk)
+    check_field_wildcards(session.client.batch, walk)
+    check_subscripts(session.client.batch, walk)
+    check_select_aliases(session.client.batch, walk)
     try:
-        named = bind_ordered_set_aggs(name_columns(bind_typed_literals(node)))
+        named = bind_ordered_set_aggs(name_columns(bind_typed_literals(walk)))
         return transpile_query(named, copy=named is node)  # a copy made here is printed as it is
     except SqlglotError:  # a known function the store has no form of with these arguments
         raise _untranslatable_call(session, node) from None
@@ -384,7 +389,8 @@ def _untranslatable_call(session, node: exp.Expression) -> RwError:
             transpile_query(exp.select(f.copy()))
         except SqlglotError:
             name = function_name(f) or f.sql_name().lower()
-            return no_function(name, f, item_of(node, f), user_columns(session, node), known=True)
+            columns = user_columns(session, Walk(node))
+            return no_function(name, f, item_of(node, f), columns, known=True)
     return unmodelled("this form of the query")
 
 

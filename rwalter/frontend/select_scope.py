@@ -22,6 +22,7 @@ from sqlglot import exp
 from rwalter.frontend.binder import bind_error_root
 from rwalter.meta.client import BatchClient
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
+from rwalter.sql.walk import Walk
 
 
 def _aliases(select: exp.Select) -> set[str]:
@@ -114,10 +115,11 @@ def _enclosing_withs(node: exp.Expression) -> list[exp.With]:
     return withs[::-1]
 
 
-def check_select_aliases(batch: BatchClient, node: exp.Expression) -> None:
+def check_select_aliases(batch: BatchClient, walk: Walk) -> None:
     """Refuse a name in a SELECT's items, WHERE, HAVING or an ORDER BY / GROUP BY expression
-    that only one of the SELECT's own aliases gives, as RisingWave's binder does."""
-    for select in node.find_all(exp.Select):
+    that only one of the SELECT's own aliases gives, as RisingWave's binder does (in the walked
+    tree)."""
+    for select in walk.find_all(exp.Select):
         aliases = _aliases(select)
         if not aliases:
             continue

@@ -70,6 +70,7 @@ from rwalter.meta import catalog_views
 from rwalter.sql import ast
 from rwalter.sql.dialect import real_value, to_sql, transpile_query
 from rwalter.sql.dialect.foreign import CLOCK_WORDS
+from rwalter.sql.walk import Walk
 
 # The session's database and user: rwalter's sessions connect as root to dev.
 DATABASE = "dev"
@@ -163,10 +164,11 @@ def relation_columns(session, name: str) -> dict[str, str] | None:
     return {c: data_type_of(t) for c, t in zip(rel.columns, rel.column_types, strict=False)}
 
 
-def user_columns(session, node: exp.Expression) -> dict[str, str]:
-    """The RisingWave types of the columns of the user's relations a query reads, by name."""
+def user_columns(session, walk: Walk) -> dict[str, str]:
+    """The RisingWave types of the columns of the user's relations a (walked) query reads, by
+    name."""
     columns: dict[str, str] = {}
-    for table in node.find_all(exp.Table):
+    for table in walk.find_all(exp.Table):
         if isinstance(table.this, exp.Identifier):
             rel = session.client.catalog.relation_by_name(object_name(table))
             if rel is not None:
@@ -186,7 +188,8 @@ def no_matching_call(session, node: exp.Expression, store_name: str) -> RwError 
             continue
         called = transpile_query(exp.select(f.copy())).split(" ", 1)[-1].split("(", 1)[0]
         if called.lower().rsplit(".", 1)[-1] == want or name == want:
-            return no_function(name, f, item_of(node, f), user_columns(session, node), known=True)
+            columns = user_columns(session, Walk(node))
+            return no_function(name, f, item_of(node, f), columns, known=True)
     return None
 
 
@@ -293,9 +296,12 @@ _FOLDED: dict[str, exp.Expression] = {
 }
 
 
-def _bind_collations(node: exp.Expression) -> None:
-    """Drop ``COLLATE "C"``/``"POSIX"`` (the store compares bytes, as they do); refuse others."""
-    for c in list(node.find_all(exp.Collate)):
+def _bind_collations(walk: Walk) -> Walk:
+    """Drop ``COLLATE "C"``/``"POSIX"`` (the store compares bytes, as they do); refuse others.
+    Returns the walk of the tree as it is after."""
+    node = walk.root
+    found = walk.find_all(exp.Collate)
+    for c in found:
         name = c.expression
         if isinstance(name, exp.Column):
             text = real_value(name.this)
@@ -306,11 +312,13 @@ def _bind_collations(node: exp.Expression) -> None:
             err = not_implemented("Collate collation other than `C` or `POSIX` is not implemented")
             raise bind_failure(node, c, err)
         c.replace(c.this)
+    return Walk(node) if found else walk
 
 
-def _bind_operators(node: exp.Expression) -> None:
+def _bind_operators(walk: Walk) -> None:
     """``OPERATOR(schema.op)``: RisingWave's binder has no qualified operators."""
-    for op in list(node.find_all(exp.Operator)):
+    node = walk.root
+    for op in walk.find_all(exp.Operator):
         schema, _, name = str(op.args.get("operator")).rpartition(".")
         ident = f'Some(Ident {{ value: "{schema}", quote_style: None }})' if schema else "None"
         text = f'binary op: PGQualified(QualifiedOperator {{ schema: {ident}, name: "{name}" }})'
@@ -320,17 +328,21 @@ def _bind_operators(node: exp.Expression) -> None:
         raise bind_failure(node, op, err)
 
 
-def _bind_data_types(node: exp.Expression) -> None:
+def _bind_data_types(walk: Walk) -> Walk:
     """Every type in the query as ``bind_data_type`` binds it (:mod:`rwalter.frontend.data_types`):
     a type RisingWave refuses (DuckDB's ``hugeint``, ``json``, ``uuid``...) fails the item it
-    stands in; a cast to ``regproc`` keeps its string (``binder/expr/mod.rs:999-1008``)."""
-    for dt in list(node.find_all(exp.DataType)):
+    stands in; a cast to ``regproc`` keeps its string (``binder/expr/mod.rs:999-1008``).
+    Returns the walk of the tree as it is after."""
+    node = walk.root
+    changed = False
+    for dt in walk.find_all(exp.DataType):
         rw = dt.meta.get("rw_type")
         if rw is not None and rw.kind == "Regproc" and isinstance(dt.parent, exp.Cast):
             operand = dt.parent.this
             if not (isinstance(operand, exp.Literal) and operand.is_string):
                 raise unmodelled("a cast to regproc of anything but a string")
             dt.parent.replace(operand)
+            changed = True
             continue
         try:
             bound = bind_cast_type(dt)
@@ -339,12 +351,15 @@ def _bind_data_types(node: exp.Expression) -> None:
         if bound is not dt:
             bound.meta["rw_type"] = rw  # the column keeps the name the type as written gives
             dt.replace(bound)
+            changed = True
+    return Walk(node) if changed else walk
 
 
-def _bind_custom_operators(node: exp.Expression) -> None:
+def _bind_custom_operators(walk: Walk) -> None:
     """An operator RisingWave's binder has no function for: ``binary op: "=="`` (a custom
     one's name in Debug form) or ``binary op: Xor`` (``binary_op.rs:251-255``)."""
-    for op in node.find_all(ast.CustomOperator):
+    node = walk.root
+    for op in walk.find_all(ast.CustomOperator):
         name = op.args["op"]
         shown = "Xor" if name.upper() == "XOR" else '"' + name + '"'
         err = not_implemented(f"binary op: {shown}")
@@ -353,19 +368,21 @@ def _bind_custom_operators(node: exp.Expression) -> None:
         raise bind_failure(node, op, err)
 
 
-def bind_types_and_unmodelled(node: exp.Expression) -> None:
+def bind_types_and_unmodelled(walk: Walk) -> Walk:
     """What any query's binding refuses before DuckDB sees it, batch or stored: type names
     RisingWave does not know; and what RisingWave runs and rwalter does not model: ASOF joins
     (``binder/relation/join.rs:95-96``) and ``FETCH ... WITH TIES`` (a TopN with ties,
-    ``planner/query.rs:64``), which the store would cut at the count."""
-    _bind_custom_operators(node)
-    _bind_data_types(node)
-    if any(j.args.get("method") == "ASOF" for j in node.find_all(exp.Join)):
+    ``planner/query.rs:64``), which the store would cut at the count. Binds the types of the
+    walked tree in place; returns the walk of the tree as it is after."""
+    _bind_custom_operators(walk)
+    walk = _bind_data_types(walk)
+    if any(j.args.get("method") == "ASOF" for j in walk.find_all(exp.Join)):
         raise unmodelled("ASOF JOIN")
-    for fetch in node.find_all(exp.Fetch):
+    for fetch in walk.find_all(exp.Fetch):
         opts = fetch.args.get("limit_options")
         if opts is not None and opts.args.get("with_ties"):
             raise unmodelled("FETCH ... WITH TIES")
+    return walk
 
 
 def bind_failure(node: exp.Expression, at: exp.Expression, err: RwError) -> RwError:
@@ -403,10 +420,11 @@ def item_of(node: exp.Expression, f: exp.Expression) -> exp.Expression:
     return cur
 
 
-def _coercion(session, node: exp.Expression, ctes: set[str]) -> Coercion:
-    """The operators of ``node`` typed as RisingWave's binder types them
+def _coercion(session, walk: Walk, ctes: set[str]) -> Coercion:
+    """The operators of the walked tree typed as RisingWave's binder types them
     (:mod:`rwalter.frontend.type_inference`), or its error for the first no signature takes."""
-    coercion = infer(node, column_types_in(node, lambda n: relation_columns(session, n), ctes))
+    node = walk.root
+    coercion = infer(walk, column_types_in(node, lambda n: relation_columns(session, n), ctes))
     if coercion.error is not None:  # bind_expr names the item (binder/expr/mod.rs:57-64)
         raise bind_failure(node, coercion.at, coercion.error)
     return coercion
@@ -416,19 +434,21 @@ def bind_surface(session, node: exp.Expression) -> exp.Expression:
     """A copy of ``node`` whose names all point where RisingWave would bind them (system views in
     the store, folded constants), or RisingWave's error for the first name it does not know."""
     node = node.copy()
-    ctes = {c.alias_or_name for c in node.find_all(exp.CTE)}
+    walk = Walk(node)
+    ctes = {c.alias_or_name for c in walk.find_all(exp.CTE)}
     views = []
-    columns = user_columns(session, node)  # the user's tables' columns, for errors' types
-    for table in list(node.find_all(exp.Table)):
+    columns = user_columns(session, walk)  # the user's tables' columns, for errors' types
+    for table in walk.find_all(exp.Table):
         view = _bind_table(session, table, ctes)
         if view:
             views.append(view)
-    coercion = _coercion(session, node, ctes)
+    walk = Walk(node)  # the tables are bound: renamed, some replaced by rows
+    coercion = _coercion(session, walk, ctes)
     frontend_calls: list[tuple[exp.Func, str | None]] = []
-    _bind_collations(node)  # an operator binds its operands first
-    _bind_operators(node)
-    bind_types_and_unmodelled(node)
-    for f in list(node.find_all(exp.Func)):
+    walk = _bind_collations(walk)  # an operator binds its operands first
+    _bind_operators(walk)
+    walk = bind_types_and_unmodelled(walk)
+    for f in walk.find_all(exp.Func):
         name = function_name(_unqualify(f))
         if name in EXTERNAL_QUERIES:
             raise unmodelled(f"the function {name}")
@@ -522,8 +542,9 @@ def bind_stored_query(session, node: exp.Expression) -> exp.Expression:
     holds the rows RisingWave's would. A call they cannot bind (a pattern that is not a
     constant) is left as written."""
     node = node.copy()
-    coercion = _coercion(session, node, {c.alias_or_name for c in node.find_all(exp.CTE)})
-    calls = [f for f in node.find_all(exp.Func) if function_name(_unqualify(f)) in _STORE_LACKS]
+    walk = Walk(node)
+    coercion = _coercion(session, walk, {c.alias_or_name for c in walk.find_all(exp.CTE)})
+    calls = [f for f in walk.find_all(exp.Func) if function_name(_unqualify(f)) in _STORE_LACKS]
     for f in reversed(calls):  # innermost first
         name = function_name(_unqualify(f))
         if bind_sys_function(session, name, _args(f)) is None:

@@ -40,6 +40,7 @@ from sqlglot import exp
 from rwalter.common.pg_types import data_type_of
 from rwalter.errors import QUERY, RwError
 from rwalter.sql.dialect import real_value
+from rwalter.sql.walk import Walk
 
 __all__ = [
     "CAST_TABLE",
@@ -413,13 +414,13 @@ def _cast_type(e: exp.Cast) -> str | None:
 ColumnType = Callable[[exp.Column], "str | None"]
 
 
-def infer(root: exp.Expression, column_type: ColumnType) -> Coercion:
-    """Type the operators of ``root`` bottom-up (iteratively: expressions nest deeply);
+def infer(walk: Walk, column_type: ColumnType) -> Coercion:
+    """Type the operators of the walked tree bottom-up (iteratively: expressions nest deeply);
     ``column_type(column)`` is a column's type or None where it is not certain."""
     types: dict[int, str | None] = {}
     casts: list[tuple[exp.Expression, str]] = []
     failures: list[tuple[exp.Expression, RwError]] = []
-    order = list(root.walk())
+    order = walk.nodes
     for n in reversed(order):
         types[id(n)] = _node_type(n, types, column_type, casts, failures)
     if not failures:

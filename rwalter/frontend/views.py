@@ -16,20 +16,22 @@ from rwalter.frontend import catalog_reader as reader
 from rwalter.meta.client import Relation
 from rwalter.sql.dialect import parse_statement
 from rwalter.sql.dialect.time_windows import window_call, window_relation
+from rwalter.sql.walk import Walk
 
 # A view nested deeper than this is surely a cycle (RisingWave forbids them at CREATE).
 _MAX_DEPTH = 64
 
 
-def _cte_names(query: exp.Expression) -> set[str]:
-    return {cte.alias_or_name for cte in query.find_all(exp.CTE)}
+def _cte_names(walk: Walk) -> set[str]:
+    return {cte.alias_or_name for cte in walk.find_all(exp.CTE)}
 
 
 def referenced_relations(session, query: exp.Expression) -> list[Relation]:
     """The catalog relations a query names (CTEs aside), in order of first mention."""
-    ctes = _cte_names(query)
+    walk = Walk(query)
+    ctes = _cte_names(walk)
     seen: dict[int, Relation] = {}
-    for table in query.find_all(exp.Table):
+    for table in walk.find_all(exp.Table):
         if not table.name or table.name in ctes or isinstance(table.this, exp.Func):
             continue
         try:
@@ -76,48 +78,52 @@ def _view_named(session, table: exp.Table) -> Relation | None:
         return None
 
 
-def _inline_window_view(
-    session, args: list[exp.Expression], ctes: set[str], view_ids: list[int]
-) -> bool:
-    """A time window's relation argument naming a view becomes ``(view query)``, as the binder
-    binds a window table function's relation like any FROM item
+def _window_view(session, args: list[exp.Expression], ctes: set[str]) -> Relation | None:
+    """The view a time window's relation argument names: it becomes ``(view query)``, as the
+    binder binds a window table function's relation like any FROM item
     (``binder/relation/window_table_function.rs``)."""
     name = window_relation(args)
     if name is None or name in ctes:
-        return False
-    rel = _view_named(session, exp.Table(this=exp.to_identifier(name, quoted=True)))
-    if rel is None:
-        return False
-    if rel.id not in view_ids:
-        view_ids.append(rel.id)
-    args[0].replace(_view_subquery(rel, None))
-    return True
+        return None
+    return _view_named(session, exp.Table(this=exp.to_identifier(name, quoted=True)))
+
+
+def _views_read(session, walk: Walk) -> list[tuple[exp.Expression, Relation, str | None]]:
+    """Each FROM item of the walked query that names a view (or the relation argument of a
+    TUMBLE/HOP over one), in order: the node its ``(view query)`` replaces, the view, the
+    subquery's alias."""
+    ctes = _cte_names(walk)
+    out: list[tuple[exp.Expression, Relation, str | None]] = []
+    for table in walk.find_all(exp.Table):
+        window = window_call(table)
+        if window is not None:  # TUMBLE(v, ...) / HOP(v, ...) over a view reads its query
+            rel = _window_view(session, window[1], ctes)
+            if rel is not None:
+                out.append((window[1][0], rel, None))
+            continue
+        if not table.name or table.name in ctes:
+            continue
+        rel = _view_named(session, table)
+        if rel is not None:
+            out.append((table, rel, table.alias or rel.name))
+    return out
 
 
 def inline_views(session, query: exp.Expression) -> tuple[exp.Expression, list[int]]:
-    """``query`` with every view it reads replaced by ``(view query) AS name``, and the ids of
-    the views (directly or through other views) it read."""
-    out = query.copy()
+    """``query`` with every view it reads replaced by ``(view query) AS name`` (a copy, when it
+    reads any; ``query`` itself otherwise), and the ids of the views (directly or through
+    other views) it read."""
+    out = query
     view_ids: list[int] = []
     for _ in range(_MAX_DEPTH):
-        ctes = _cte_names(out)
-        found = False
-        for table in list(out.find_all(exp.Table)):
-            window = window_call(table)
-            if window is not None:  # TUMBLE(v, ...) / HOP(v, ...) over a view reads its query
-                found = _inline_window_view(session, window[1], ctes, view_ids) or found
-                continue
-            if not table.name or table.name in ctes:
-                continue
-            rel = _view_named(session, table)
-            if rel is None:
-                continue
-            name = rel.name
-            found = True
+        reads = _views_read(session, Walk(out))  # of the query as the last round left it
+        if not reads:
+            return out, view_ids
+        if out is query:  # the first view found: the rounds work on a copy
+            out = query.copy()
+            reads = _views_read(session, Walk(out))
+        for node, rel, alias in reads:
             if rel.id not in view_ids:
                 view_ids.append(rel.id)
-            alias = table.alias or name
-            table.replace(_view_subquery(rel, alias))
-        if not found:
-            return out, view_ids
+            node.replace(_view_subquery(rel, alias))
     return out, view_ids

@@ -18,6 +18,7 @@ from rwalter.frontend.literals import interval_literal
 from rwalter.frontend.named_windows import bind_named_windows
 from rwalter.sql.dialect import real_value
 from rwalter.sql.dialect.time_windows import WINDOW_FUNCTIONS, window_call, window_relation
+from rwalter.sql.walk import Walk
 
 ERROR_1ST_ARG = (
     "The 1st arg of window table function should be a table name (incl. source, CTE, view) but "
@@ -44,15 +45,17 @@ def bind_error(message: str) -> RwError:
     return RwError([f"Bind error: {message}"], QUERY)
 
 
-def bind_window_calls(session, node: exp.Expression) -> None:
-    """Check every TUMBLE/HOP call of ``node`` in RisingWave's order; raise its error. Named
-    windows (``OVER w``) are bound too (:mod:`rwalter.frontend.named_windows`)."""
-    bind_named_windows(node)
-    ctes = {c.alias_or_name.lower() for c in node.find_all(exp.CTE)}
-    for table in node.find_all(exp.Table):
+def bind_window_calls(session, walk: Walk) -> Walk:
+    """Check every TUMBLE/HOP call of the walked tree in RisingWave's order; raise its error.
+    Named windows (``OVER w``) are bound too, in place (:mod:`rwalter.frontend.named_windows`):
+    returns the walk of the tree as it is after."""
+    walk = bind_named_windows(walk)
+    ctes = {c.alias_or_name.lower() for c in walk.find_all(exp.CTE)}
+    for table in walk.find_all(exp.Table):
         found = window_call(table)
         if found is not None:
             _bind_call(session, *found, ctes)
+    return walk
 
 
 def _bind_call(session, kind: str, args: list[exp.Expression], ctes: set[str]) -> None:

@@ -55,6 +55,7 @@ import re
 from sqlglot import exp
 
 from rwalter.errors import BOUND_MARK
+from rwalter.sql.walk import Walk
 
 __all__ = [
     "EXPR_ERROR_SEP",
@@ -100,15 +101,15 @@ _DUCK_ZERO = re.compile(r"Division by zero in expression \((.+?) (//|%) (.+?)\)\
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
-def rewrite_evaluation(node: exp.Expression) -> exp.Expression:
-    """``node`` (a copy, when anything changes) with ``/`` as DuckDB's typed ``//``, each
+def rewrite_evaluation(walk: Walk) -> exp.Expression:
+    """The walked tree (a copy, when anything changes) with ``/`` as DuckDB's typed ``//``, each
     division or modulus by something other than a non-zero literal guarded by RisingWave's
     error for a zero divisor, each string literal cast to an integer parsed as RisingWave
     parses it, and each list subscript as RisingWave's."""
     kinds = (exp.Cast, exp.Div, exp.Mod, exp.Bracket, exp.Is, exp.Repeat, exp.Pad, *_GROWING)
-    if not any(_rewritten_here(n) for n in node.find_all(*kinds)):
-        return node
-    node = node.copy()
+    if not any(_rewritten_here(n) for n in walk.find_all(*kinds)):
+        return walk.root
+    node = walk.root.copy()
     # One walk, innermost first, so that a guard prints its operands already rewritten.
     found = [n for n in node.find_all(*kinds) if _rewritten_here(n)]
     for n in reversed(found):

@@ -38,6 +38,7 @@ from rwalter.common.store_numeric import (
     NUMERIC_SCALE,
     is_store_numeric,
 )
+from rwalter.sql.walk import Walk
 
 __all__ = ["NUMERIC_DUCK", "NUMERIC_SCALE", "is_store_numeric", "rewrite_numeric"]
 
@@ -50,13 +51,13 @@ _MAX_DIGITS = 28
 _DECIMAL_TEXT = re.compile(r"[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
 
 
-def rewrite_numeric(node: exp.Expression) -> exp.Expression:
-    """``node`` (a copy, when anything changes) with every ``numeric`` type (a ``DECIMAL``
-    without parameters) as :data:`NUMERIC_DUCK`, or as its literal's own decimal type when
-    what is cast is a literal."""
-    if not any(_bare(t) for t in node.find_all(exp.DataType)):
-        return node
-    node = node.copy()
+def rewrite_numeric(walk: Walk) -> exp.Expression:
+    """The walked tree (a copy, when anything changes) with every ``numeric`` type (a
+    ``DECIMAL`` without parameters) as :data:`NUMERIC_DUCK`, or as its literal's own decimal
+    type when what is cast is a literal."""
+    if not any(_bare(t) for t in walk.find_all(exp.DataType)):
+        return walk.root
+    node = walk.root.copy()
     mixed = _mixed_scales(node)
     for t in list(node.find_all(exp.DataType)):
         if _bare(t):

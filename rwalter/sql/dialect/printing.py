@@ -19,6 +19,7 @@ from rwalter.sql.dialect.struct_fields import rewrite_field_wildcards
 from rwalter.sql.dialect.text_casts import rewrite_text_casts
 from rwalter.sql.dialect.time_windows import rewrite_windows
 from rwalter.sql.dialect.values import _render_literal
+from rwalter.sql.walk import Walk
 
 # --------------------------------------------------------------------------------------------
 # Printing (RisingWave's Display impls)
@@ -120,7 +121,9 @@ def _g_format(e: exp.Expression) -> str:
 
 
 def _g_query(q: exp.Expression) -> str:
-    return q.sql(dialect=RWalter)
+    # q is part of the tree a generator prints: that tree is a copy, or its caller's to change
+    # (to_sql's ``copy=False``), so it is printed as it is
+    return q.sql(dialect=RWalter, copy=False)
 
 
 def _ine(e: exp.Expression) -> str:
@@ -373,23 +376,26 @@ def to_sql(node: exp.Expression, *, copy: bool = True) -> str:
 
 
 def transpile_query(
-    node_or_sql: exp.Expression | str, *, pretty: bool = False, copy: bool = True
+    node_or_sql: exp.Expression | Walk | str, *, pretty: bool = False, copy: bool = True
 ) -> str:
-    """Render a query/DML node (or SQL text) as DuckDB SQL (TUMBLE and HOP as subqueries,
-    ``(s).*`` as ``UNNEST(s)``, ``numeric`` as the store holds it, the ordered aggregates ``first_value``/``last_value``, division,
-    modulus and integer casts as RisingWave computes them).
+    """Render a query/DML node (or its walk, or SQL text) as DuckDB SQL (TUMBLE and HOP as
+    subqueries, ``(s).*`` as ``UNNEST(s)``, ``numeric`` as the store holds it, the ordered
+    aggregates ``first_value``/``last_value``, division, modulus and integer casts as
+    RisingWave computes them).
 
     ``copy=False``, as in :func:`to_sql`: the caller made ``node`` for printing and drops it. A
     tree made here (parsed from text, or rewritten into a copy) is printed without a copy."""
     parsed = isinstance(node_or_sql, str)
-    node = parse_statement(node_or_sql) if parsed else node_or_sql
-    out = rewrite_text_casts(
-        rewrite_numeric(
-            rewrite_evaluation(
-                _ordered_value_aggregates(rewrite_field_wildcards(rewrite_windows(node)))
-            )
-        )
-    )
+    if isinstance(node_or_sql, Walk):
+        walk = node_or_sql
+    else:
+        walk = Walk(parse_statement(node_or_sql) if parsed else node_or_sql)
+    node = walk.root
+    for rewrite in _REWRITES:  # each gives its input back, or a rewritten copy of it
+        out = rewrite(walk)
+        if out is not walk.root:
+            walk = Walk(out)
+    out = walk.root
     keep = copy and not parsed and out is node
     return out.sql(dialect="duckdb", pretty=pretty, copy=keep)
 
@@ -403,12 +409,12 @@ _ORDERED_VALUE_AGGS: dict[type[exp.Expression], str] = {
 }
 
 
-def _ordered_value_aggregates(node: exp.Expression) -> exp.Expression:
+def _ordered_value_aggregates(walk: Walk) -> exp.Expression:
     """``first_value(x ORDER BY y)`` outside a window as the store's ``first(x ORDER BY y)``."""
-    calls = [f for f in node.find_all(*_ORDERED_VALUE_AGGS) if _ordered_value_call(f)]
+    calls = [f for f in walk.find_all(*_ORDERED_VALUE_AGGS) if _ordered_value_call(f)]
     if not calls:
-        return node
-    node = node.copy()
+        return walk.root
+    node = walk.root.copy()
     for f in [f for f in node.find_all(*_ORDERED_VALUE_AGGS) if _ordered_value_call(f)]:
         f.replace(exp.Anonymous(this=_ORDERED_VALUE_AGGS[type(f)], expressions=[f.this]))
     return node
@@ -416,3 +422,14 @@ def _ordered_value_aggregates(node: exp.Expression) -> exp.Expression:
 
 def _ordered_value_call(f: exp.Expression) -> bool:
     return isinstance(f.this, exp.Order) and not isinstance(f.parent, exp.Window)
+
+
+# What transpile_query rewrites, in this order (each reads the walk of the one before's output).
+_REWRITES: tuple[Callable[[Walk], exp.Expression], ...] = (
+    rewrite_windows,
+    rewrite_field_wildcards,
+    _ordered_value_aggregates,
+    rewrite_evaluation,
+    rewrite_numeric,
+    rewrite_text_casts,
+)

@@ -12,6 +12,7 @@ from sqlglot import exp
 
 from rwalter.sql.dialect.bridge import RWalter
 from rwalter.sql.dialect.cursor import real_value
+from rwalter.sql.walk import Walk
 
 
 def struct_fields(type_text: str) -> tuple[str, ...] | None:
@@ -38,12 +39,12 @@ def field_wildcard(e: exp.Expression) -> exp.Expression | None:
     return None
 
 
-def rewrite_field_wildcards(node: exp.Expression) -> exp.Expression:
-    """``node`` with every select item ``(s).*`` written ``UNNEST(struct_concat(s))``, as
-    DuckDB expands a struct into its fields."""
-    if not any(field_wildcard(d) is not None for d in node.find_all(exp.Dot)):
-        return node
-    node = node.copy()
+def rewrite_field_wildcards(walk: Walk) -> exp.Expression:
+    """The walked tree (a copy, when anything changes) with every select item ``(s).*``
+    written ``UNNEST(struct_concat(s))``, as DuckDB expands a struct into its fields."""
+    if not any(field_wildcard(d) is not None for d in walk.find_all(exp.Dot)):
+        return walk.root
+    node = walk.root.copy()
     for dot in list(node.find_all(exp.Dot)):
         operand = field_wildcard(dot)
         if operand is not None and isinstance(dot.parent, exp.Select):

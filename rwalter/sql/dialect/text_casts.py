@@ -32,18 +32,19 @@ from __future__ import annotations
 from sqlglot import exp
 
 from rwalter.common.value_text_sql import SCALAR_TEXT_MACRO, VALUE_TEXT_MACRO
+from rwalter.sql.walk import Walk
 
 __all__ = ["rewrite_text_casts"]
 
 _TEXT_TYPES = (exp.DataType.Type.VARCHAR, exp.DataType.Type.TEXT)
 
 
-def rewrite_text_casts(node: exp.Expression) -> exp.Expression:
-    """``node`` (a copy, when anything changes) with each cast to ``varchar``/``text`` of a
-    value that is not a string literal choosing RisingWave's text by the operand's type."""
-    if not any(_rewritten_here(c) for c in node.find_all(exp.Cast)):
-        return node
-    node = node.copy()
+def rewrite_text_casts(walk: Walk) -> exp.Expression:
+    """The walked tree (a copy, when anything changes) with each cast to ``varchar``/``text``
+    of a value that is not a string literal choosing RisingWave's text by the operand's type."""
+    if not any(_rewritten_here(c) for c in walk.find_all(exp.Cast)):
+        return walk.root
+    node = walk.root.copy()
     for cast in reversed([c for c in node.find_all(exp.Cast) if _rewritten_here(c)]):
         macro = SCALAR_TEXT_MACRO if _scalar(cast.this) else VALUE_TEXT_MACRO
         call = exp.Anonymous(this=f"rw_catalog.{macro}", expressions=[cast.this.copy()])

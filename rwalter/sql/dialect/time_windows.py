@@ -14,6 +14,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from rwalter.sql.dialect.cursor import real_value
+from rwalter.sql.walk import Walk
 
 # Function name -> number of interval arguments after (relation, time column).
 WINDOW_FUNCTIONS = {"tumble": 1, "hop": 2}
@@ -75,11 +76,12 @@ def _subquery_sql(kind: str, args: list[exp.Expression]) -> str | None:
     )
 
 
-def rewrite_windows(node: exp.Expression) -> exp.Expression:
-    """A copy of ``node`` where each TUMBLE/HOP FROM item is a DuckDB subquery (same alias)."""
-    if not any(window_call(t) for t in node.find_all(exp.Table)):
-        return node
-    node = node.copy()
+def rewrite_windows(walk: Walk) -> exp.Expression:
+    """A copy of the walked tree where each TUMBLE/HOP FROM item is a DuckDB subquery (same
+    alias); the tree itself when it has none."""
+    if not any(window_call(t) for t in walk.find_all(exp.Table)):
+        return walk.root
+    node = walk.root.copy()
     for table in list(node.find_all(exp.Table)):
         found = window_call(table)
         sql = _subquery_sql(*found) if found else None
