@@ -267,9 +267,7 @@ def _rendezvous(
     for pos, winner in enumerate(choice):
         if not remaining[winner]:
             winner = _decide(pos, columns, weights, classes, live)
-        out[winner].append(pos)
-        remaining[winner] -= 1
-        if not remaining[winner]:
+        if _take(out, remaining, winner, pos):
             live.remove(winner)
             of_container[winner].remove(winner)
             if len(live) == 1:
@@ -351,9 +349,7 @@ def _rendezvous_by_item(
             if winner < 0:
                 winner = exact(pos)
                 k = idx.index(winner)
-        out[winner].append(pos)
-        remaining[winner] -= 1
-        if not remaining[winner]:
+        if _take(out, remaining, winner, pos):
             del idx[k]
             del cols[k]
             if len(spans) > 1:
@@ -363,6 +359,13 @@ def _rendezvous_by_item(
             else:
                 spans = [(0, len(idx), spans[0][2])]
     return out
+
+
+def _take(out: list[list[int]], remaining: list[int], winner: int, pos: int) -> bool:
+    """Give item ``pos`` to container ``winner``; whether that filled it."""
+    out[winner].append(pos)
+    remaining[winner] -= 1
+    return not remaining[winner]
 
 
 def _decide(
