@@ -59,16 +59,10 @@ from rwalter.frontend.query import (
     run_duck,
     too_many_rows,
 )
+from rwalter.frontend.signatures import ASSIGN, CAST_TABLE, UNTYPED, cast_ok
 from rwalter.frontend.store_errors import duck_error
 from rwalter.frontend.surface import bind_surface, relation_columns
-from rwalter.frontend.type_inference import (
-    ASSIGN,
-    CAST_TABLE,
-    UNTYPED,
-    cast_ok,
-    column_types_in,
-    expression_type,
-)
+from rwalter.frontend.type_inference import column_types_in, expression_type
 from rwalter.frontend.windows import bind_window_calls
 from rwalter.meta.client import Relation, storage_name
 from rwalter.result import DML_WORDS, Result, dml_tag

@@ -26,9 +26,9 @@ from rwalter.errors import (
     unmodelled,
 )
 from rwalter.frontend.binder import bind_error_root, name_position
+from rwalter.frontend.signatures import OPERATOR_FUNCTIONS
 from rwalter.frontend.store_types import rw_type
 from rwalter.frontend.surface import bind_failure, no_matching_call
-from rwalter.frontend.type_inference import OPERATOR_FUNCTIONS
 from rwalter.sql.dialect import real_value, to_sql
 from rwalter.sql.dialect.evaluation import expr_error_causes
 
