@@ -267,7 +267,9 @@ def _rendezvous(
     for pos, winner in enumerate(choice):
         if not remaining[winner]:
             winner = _decide(pos, columns, weights, classes, live)
-        if _take(out, remaining, winner, pos):
+        out[winner].append(pos)
+        remaining[winner] -= 1
+        if not remaining[winner]:
             live.remove(winner)
             of_container[winner].remove(winner)
             if len(live) == 1:
@@ -349,7 +351,9 @@ def _rendezvous_by_item(
             if winner < 0:
                 winner = exact(pos)
                 k = idx.index(winner)
-        if _take(out, remaining, winner, pos):
+        out[winner].append(pos)
+        remaining[winner] -= 1
+        if not remaining[winner]:
             del idx[k]
             del cols[k]
             if len(spans) > 1:
@@ -359,13 +363,6 @@ def _rendezvous_by_item(
             else:
                 spans = [(0, len(idx), spans[0][2])]
     return out
-
-
-def _take(out: list[list[int]], remaining: list[int], winner: int, pos: int) -> bool:
-    """Give item ``pos`` to container ``winner``; whether that filled it."""
-    out[winner].append(pos)
-    remaining[winner] -= 1
-    return not remaining[winner]
 
 
 def _decide(
