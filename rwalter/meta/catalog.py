@@ -296,10 +296,6 @@ class MetaCatalog(StoreConnection):
         jobs = self.jobs(*DDL_PROGRESS_STATUSES)
         return [j.job_id for j in jobs if j.kind != DDL_PROGRESS_UNLISTED_KIND]
 
-    def any_ddl_progress(self) -> bool:
-        """Whether ``rw_catalog.rw_ddl_progress`` has a row."""
-        return bool(self.ddl_progress_ids())
-
     def delete_job(self, job_id: int) -> None:
         frag_ids = [f.fragment_id for f in self.fragments_of_job(job_id)]
         for a in self.actors_of(frag_ids):

@@ -466,7 +466,9 @@ def show_jobs_of(job_ids: Iterable[int]) -> str:
     (``MetaCatalog.ddl_progress_ids``): the same rows in the same order, and DuckDB's scan
     compares their ids instead of every job's status and kind (that scan grew with the catalog:
     3.7 ms at 10 jobs, 4.1 ms at 5,000; 3.7 ms at both when kept to the ids)."""
-    return f"{show_jobs_sql} WHERE ddl_id IN ({','.join(str(int(i)) for i in job_ids)})"
+    from rwalter.meta.catalog import in_list
+
+    return f"{show_jobs_sql} WHERE ddl_id IN {in_list(list(job_ids))}"
 
 
 def install(conn: duckdb.DuckDBPyConnection) -> None:

@@ -44,12 +44,12 @@ def test_a_creating_job_is_listed_by_the_query() -> None:
             "CREATE MATERIALIZED VIEW copy AS SELECT * FROM src",
         ):
             assert s.execute(sql).error is None, sql
-        assert s.client.catalog.any_ddl_progress()
+        assert s.client.catalog.ddl_progress_ids()
         listed = s.execute("SHOW JOBS")
         assert _shape(listed) == _as_queried(s)
         assert [r[1] for r in listed.rows] == ["CREATE MATERIALIZED VIEW copy AS SELECT * FROM src"]
         assert s.execute("WAIT").error is None
-        assert not s.client.catalog.any_ddl_progress()
+        assert not s.client.catalog.ddl_progress_ids()
         done = s.execute("SHOW JOBS")
         assert _shape(done) == _as_queried(s)
         assert done.rows == []

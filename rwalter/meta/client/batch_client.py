@@ -50,25 +50,28 @@ class BatchClient:
             probe.close()
 
     def execute(
-        self, sql: str, params: list[Any] | None = None, *, reads: str | None = None
+        self,
+        sql: str,
+        params: list[Any] | None = None,
+        *,
+        reads: str | None = None,
+        undo: str | None = None,
     ) -> Any:
         """Run SQL on the users' relations (and the catalog views the SQL ``reads``, installed
-        first); returns the cursor."""
+        first); returns the cursor. ``undo``: the SQL creates a relation's storage and ``undo``
+        drops it (``MetaCatalog.duck_ddl``)."""
         check_expansion(sql)
         if reads is not None:
             self._catalog.ensure_views(reads)
-        return self._catalog.users.execute(sql, params)
+        return self._catalog.users.execute(sql, params, undo=undo)
 
     def create_storage(
         self, kind: str, storage: str, body: str, *, reads: str | None = None
     ) -> None:
         """``CREATE {kind} {storage} {body}``: the DuckDB relation (a TABLE or VIEW) holding a
         new relation's rows; a failed statement drops it again."""
-        check_expansion(body)
-        if reads is not None:
-            self._catalog.ensure_views(reads)
-        self._catalog.users.execute(
-            f"CREATE {kind} {storage} {body}", undo=f"DROP {kind} IF EXISTS {storage}"
+        self.execute(
+            f"CREATE {kind} {storage} {body}", reads=reads, undo=f"DROP {kind} IF EXISTS {storage}"
         )
 
     def describe(self, sql: str) -> list[tuple[Any, ...]]:

@@ -47,10 +47,6 @@ class CatalogReader:
     def creating_job_ids(self) -> list[int]:
         return self._catalog.creating_job_ids()
 
-    def any_ddl_progress(self) -> bool:
-        """Whether ``rw_ddl_progress`` (and so SHOW JOBS) has a row."""
-        return self._catalog.any_ddl_progress()
-
     def ddl_progress_ids(self) -> list[int]:
         """The jobs ``rw_ddl_progress`` (and so SHOW JOBS) lists."""
         return self._catalog.ddl_progress_ids()
